@@ -1,0 +1,53 @@
+//===- DistOps.h - dist dialect operations ----------------------*- C++ -*-===//
+#ifndef DISTIR_DIALECT_DIST_IR_DISTOPS_H
+#define DISTIR_DIALECT_DIST_IR_DISTOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "distir/Dialect/Dist/IR/DistAttrs.h"
+#include "distir/Dialect/Dist/IR/DistDialect.h"
+#include "distir/Dialect/Dist/IR/DistInterfaces.h"
+
+namespace mlir::dist {
+
+/// Result types are compatible when they are equal up to refinement: same
+/// rank, element type and placement, and every dimension equal or dynamic in
+/// one of them.
+bool areRefinableTypes(TypeRange lhs, TypeRange rhs);
+
+/// Checks a sharding against the mesh it names (found from `op`) and the type
+/// it lays out: axes exist, ranks match, and for an unplaced (global) type
+/// every split dimension divides evenly. `what` names the value in errors.
+LogicalResult verifyShardingOfType(Operation *op, ShardingAttr sharding,
+                                   Type type, llvm::StringRef what);
+
+/// Verifies that all tensor operands and results of a compute op are on one
+/// device set, or all unplaced.
+LogicalResult verifySamePlacement(Operation *op);
+
+template <typename ConcreteType>
+class SamePlacement : public OpTrait::TraitBase<ConcreteType, SamePlacement> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifySamePlacement(op);
+  }
+};
+
+// Custom directives of the op assembly formats.
+ParseResult parseDeviceGroups(OpAsmParser &parser, DeviceGroupsAttr &groups);
+void printDeviceGroups(OpAsmPrinter &printer, Operation *op,
+                       DeviceGroupsAttr groups);
+ParseResult parseDeviceSet(OpAsmParser &parser, DevicesAttr &devices);
+void printDeviceSet(OpAsmPrinter &printer, Operation *op, DevicesAttr devices);
+
+} // namespace mlir::dist
+
+#define GET_OP_CLASSES
+#include "distir/Dialect/Dist/IR/DistOps.h.inc"
+
+#endif

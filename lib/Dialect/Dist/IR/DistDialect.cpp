@@ -1,0 +1,601 @@
+//===- DistDialect.cpp - dist dialect and its attributes -----------------===//
+
+#include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/IR/Mesh.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/InliningUtils.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+#include "distir/Dialect/Dist/IR/DistDialect.cpp.inc"
+#include "distir/Dialect/Dist/IR/DistEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "distir/Dialect/Dist/IR/DistAttrs.cpp.inc"
+
+namespace {
+/// Every dist op is a pure function of its operands (or a symbol that is
+/// never inlined), so calls between functions may always be inlined.
+struct DistInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
+void DistDialect::initialize() {
+  addInterfaces<DistInlinerInterface>();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "distir/Dialect/Dist/IR/DistAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "distir/Dialect/Dist/IR/DistOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Device id lists
+//===----------------------------------------------------------------------===//
+
+void mlir::dist::printDeviceIdList(llvm::raw_ostream &os,
+                                   ArrayRef<int64_t> ids) {
+  size_t i = 0;
+  bool first = true;
+  while (i < ids.size()) {
+    if (!first)
+      os << ", ";
+    first = false;
+    // Longest arithmetic run from i. Step-1 runs print from two elements on,
+    // other steps from three, so that `[0, 5]` stays readable.
+    size_t end = i + 1;
+    int64_t step = 0;
+    if (i + 1 < ids.size()) {
+      step = ids[i + 1] - ids[i];
+      end = i + 2;
+      while (end < ids.size() && ids[end] - ids[end - 1] == step)
+        ++end;
+    }
+    size_t len = end - i;
+    if (step > 0 && ((step == 1 && len >= 2) || len >= 3)) {
+      os << ids[i] << ":" << ids[end - 1] + step;
+      if (step != 1)
+        os << ":" << step;
+      i = end;
+      continue;
+    }
+    os << ids[i];
+    ++i;
+  }
+}
+
+ParseResult mlir::dist::parseDeviceIdList(AsmParser &parser,
+                                          SmallVectorImpl<int64_t> &ids) {
+  auto parseItem = [&]() -> ParseResult {
+    int64_t start;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseInteger(start))
+      return failure();
+    if (failed(parser.parseOptionalColon())) {
+      ids.push_back(start);
+      return success();
+    }
+    int64_t end, step = 1;
+    if (parser.parseInteger(end))
+      return failure();
+    if (succeeded(parser.parseOptionalColon()) && parser.parseInteger(step))
+      return failure();
+    if (step <= 0)
+      return parser.emitError(loc, "device range step must be positive");
+    if (end <= start)
+      return parser.emitError(loc, "empty device range ") << start << ":" << end;
+    for (int64_t id = start; id < end; id += step)
+      ids.push_back(id);
+    return success();
+  };
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseItem);
+}
+
+//===----------------------------------------------------------------------===//
+// DevicesAttr
+//===----------------------------------------------------------------------===//
+
+Attribute DevicesAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> ids;
+  if (parser.parseLess() || parseDeviceIdList(parser, ids) ||
+      parser.parseGreater())
+    return {};
+  return parser.getChecked<DevicesAttr>(parser.getContext(), ids);
+}
+
+void DevicesAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  printDeviceIdList(printer.getStream(), getIds());
+  printer << "]>";
+}
+
+LogicalResult DevicesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> ids) {
+  if (ids.empty())
+    return emitError() << "device set must not be empty";
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0)
+      return emitError() << "device id " << ids[i] << " is negative";
+    if (i > 0 && ids[i] <= ids[i - 1])
+      return emitError() << "device ids must be unique and increasing, got "
+                         << ids[i] << " after " << ids[i - 1];
+  }
+  return success();
+}
+
+bool DevicesAttr::contains(int64_t id) const { return indexOf(id) >= 0; }
+
+int64_t DevicesAttr::indexOf(int64_t id) const {
+  ArrayRef<int64_t> ids = getIds();
+  const int64_t *it = llvm::lower_bound(ids, id);
+  if (it == ids.end() || *it != id)
+    return -1;
+  return it - ids.begin();
+}
+
+DevicesAttr DevicesAttr::getFromUnsorted(MLIRContext *ctx,
+                                         ArrayRef<int64_t> ids) {
+  SmallVector<int64_t> sorted(ids);
+  llvm::sort(sorted);
+  sorted.erase(llvm::unique(sorted), sorted.end());
+  return DevicesAttr::get(ctx, sorted);
+}
+
+DevicesAttr mlir::dist::getPlacement(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return {};
+  return dyn_cast_or_null<DevicesAttr>(tensor.getEncoding());
+}
+
+RankedTensorType mlir::dist::withPlacement(RankedTensorType type,
+                                           DevicesAttr devices) {
+  return RankedTensorType::get(type.getShape(), type.getElementType(), devices);
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceGroupsAttr
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseGroupList(AsmParser &parser,
+                                  SmallVectorImpl<SmallVector<int64_t>> &groups) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    groups.emplace_back();
+    return parseDeviceIdList(parser, groups.back());
+  });
+}
+
+static void printGroupList(llvm::raw_ostream &os, DeviceGroupsAttr groups) {
+  os << "[";
+  for (int64_t g = 0, e = groups.getNumGroups(); g < e; ++g) {
+    if (g)
+      os << ", ";
+    os << "[";
+    printDeviceIdList(os, groups.getGroup(g));
+    os << "]";
+  }
+  os << "]";
+}
+
+/// Builds the attribute from parsed groups, reporting unequal sizes at `loc`.
+static DeviceGroupsAttr
+buildGroups(AsmParser &parser, SMLoc loc,
+            ArrayRef<SmallVector<int64_t>> groups) {
+  if (groups.empty()) {
+    parser.emitError(loc, "expected at least one device group");
+    return {};
+  }
+  for (const auto &group : groups)
+    if (group.size() != groups.front().size()) {
+      parser.emitError(loc, "device groups must have equal sizes, got ")
+          << groups.front().size() << " and " << group.size();
+      return {};
+    }
+  SmallVector<int64_t> flat;
+  for (const auto &group : groups)
+    flat.append(group.begin(), group.end());
+  return parser.getChecked<DeviceGroupsAttr>(
+      loc, parser.getContext(), flat, (int64_t)groups.front().size());
+}
+
+Attribute DeviceGroupsAttr::parse(AsmParser &parser, Type) {
+  SmallVector<SmallVector<int64_t>> groups;
+  if (parser.parseLess())
+    return {};
+  SMLoc loc = parser.getCurrentLocation();
+  if (parseGroupList(parser, groups) || parser.parseGreater())
+    return {};
+  return buildGroups(parser, loc, groups);
+}
+
+void DeviceGroupsAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printGroupList(printer.getStream(), *this);
+  printer << ">";
+}
+
+LogicalResult
+DeviceGroupsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> ids, int64_t groupSize) {
+  if (groupSize <= 0 || ids.empty())
+    return emitError() << "device groups must not be empty";
+  if (ids.size() % groupSize != 0)
+    return emitError() << "device groups must have equal sizes";
+  llvm::SmallSet<int64_t, 16> seen;
+  for (int64_t id : ids) {
+    if (id < 0)
+      return emitError() << "device id " << id << " is negative";
+    if (!seen.insert(id).second)
+      return emitError() << "device " << id
+                         << " appears more than once in the groups";
+  }
+  return success();
+}
+
+DeviceGroupsAttr DeviceGroupsAttr::get(MLIRContext *ctx,
+                                       ArrayRef<SmallVector<int64_t>> groups) {
+  SmallVector<int64_t> flat;
+  for (const auto &group : groups)
+    flat.append(group.begin(), group.end());
+  return get(ctx, flat, groups.empty() ? 0 : groups.front().size());
+}
+
+DevicesAttr DeviceGroupsAttr::getUnion() const {
+  return DevicesAttr::getFromUnsorted(getContext(), getIds());
+}
+
+DevicesAttr DeviceGroupsAttr::getRoots(int64_t rank) const {
+  SmallVector<int64_t> roots;
+  for (int64_t g = 0, e = getNumGroups(); g < e; ++g)
+    roots.push_back(getGroup(g)[rank]);
+  return DevicesAttr::getFromUnsorted(getContext(), roots);
+}
+
+ParseResult mlir::dist::parseDeviceGroups(OpAsmParser &parser,
+                                          DeviceGroupsAttr &groups) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<SmallVector<int64_t>> list;
+  if (parseGroupList(parser, list))
+    return failure();
+  groups = buildGroups(parser, loc, list);
+  return success(static_cast<bool>(groups));
+}
+
+void mlir::dist::printDeviceGroups(OpAsmPrinter &printer, Operation *,
+                                   DeviceGroupsAttr groups) {
+  printGroupList(printer.getStream(), groups);
+}
+
+ParseResult mlir::dist::parseDeviceSet(OpAsmParser &parser,
+                                       DevicesAttr &devices) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> ids;
+  if (parseDeviceIdList(parser, ids))
+    return failure();
+  devices = parser.getChecked<DevicesAttr>(loc, parser.getContext(), ids);
+  return success(static_cast<bool>(devices));
+}
+
+void mlir::dist::printDeviceSet(OpAsmPrinter &printer, Operation *,
+                                DevicesAttr devices) {
+  printer << "[";
+  printDeviceIdList(printer.getStream(), devices.getIds());
+  printer << "]";
+}
+
+//===----------------------------------------------------------------------===//
+// ShardingAttr
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseAxisList(AsmParser &parser, SmallVectorImpl<Attribute> &axes) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    std::string name;
+    if (parser.parseString(&name))
+      return failure();
+    axes.push_back(StringAttr::get(parser.getContext(), name));
+    return success();
+  });
+}
+
+Attribute ShardingAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SymbolRefAttr mesh;
+  SmallVector<Attribute> dims, partial;
+  if (parser.parseLess() || parser.parseAttribute(mesh) || parser.parseComma())
+    return {};
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        SmallVector<Attribute> axes;
+        if (parseAxisList(parser, axes))
+          return failure();
+        dims.push_back(ArrayAttr::get(ctx, axes));
+        return success();
+      }))
+    return {};
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("partial") || parser.parseEqual() ||
+        parseAxisList(parser, partial))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  auto flat = dyn_cast<FlatSymbolRefAttr>(mesh);
+  if (!flat) {
+    parser.emitError(parser.getNameLoc(), "sharding mesh must be a flat symbol");
+    return {};
+  }
+  return parser.getChecked<ShardingAttr>(ctx, flat, ArrayAttr::get(ctx, dims),
+                                         ArrayAttr::get(ctx, partial));
+}
+
+static void printAxisList(AsmPrinter &printer, ArrayAttr axes) {
+  printer << "[";
+  llvm::interleaveComma(axes, printer, [&](Attribute axis) {
+    printer.printString(cast<StringAttr>(axis).getValue());
+  });
+  printer << "]";
+}
+
+void ShardingAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getMesh() << ", [";
+  llvm::interleaveComma(getDimAxes(), printer, [&](Attribute dim) {
+    printAxisList(printer, cast<ArrayAttr>(dim));
+  });
+  printer << "]";
+  if (!getPartialAxes().empty()) {
+    printer << ", partial = ";
+    printAxisList(printer, getPartialAxes());
+  }
+  printer << ">";
+}
+
+LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   FlatSymbolRefAttr mesh, ArrayAttr dimAxes,
+                                   ArrayAttr partialAxes) {
+  if (!mesh)
+    return emitError() << "sharding needs a mesh";
+  llvm::SmallSet<StringRef, 8> seen;
+  auto check = [&](Attribute axis) -> LogicalResult {
+    auto name = dyn_cast<StringAttr>(axis);
+    if (!name)
+      return emitError() << "mesh axes must be strings";
+    if (!seen.insert(name.getValue()).second)
+      return emitError() << "mesh axis \"" << name.getValue()
+                         << "\" is used more than once in a sharding";
+    return success();
+  };
+  for (Attribute dim : dimAxes) {
+    auto axes = dyn_cast<ArrayAttr>(dim);
+    if (!axes)
+      return emitError() << "each dimension of a sharding is a list of axes";
+    for (Attribute axis : axes)
+      if (failed(check(axis)))
+        return failure();
+  }
+  for (Attribute axis : partialAxes)
+    if (failed(check(axis)))
+      return failure();
+  return success();
+}
+
+SmallVector<StringRef> ShardingAttr::getAxesOfDim(int64_t dim) const {
+  SmallVector<StringRef> names;
+  for (Attribute axis : cast<ArrayAttr>(getDimAxes()[dim]))
+    names.push_back(cast<StringAttr>(axis).getValue());
+  return names;
+}
+
+SmallVector<StringRef> ShardingAttr::getPartial() const {
+  SmallVector<StringRef> names;
+  for (Attribute axis : getPartialAxes())
+    names.push_back(cast<StringAttr>(axis).getValue());
+  return names;
+}
+
+bool ShardingAttr::isReplicated() const {
+  return getPartialAxes().empty() &&
+         llvm::all_of(getDimAxes(), [](Attribute dim) {
+           return cast<ArrayAttr>(dim).empty();
+         });
+}
+
+ShardingAttr ShardingAttr::get(MLIRContext *ctx, StringRef mesh,
+                               ArrayRef<SmallVector<StringRef>> dims,
+                               ArrayRef<StringRef> partial) {
+  auto toArray = [&](ArrayRef<StringRef> names) {
+    SmallVector<Attribute> attrs;
+    for (StringRef name : names)
+      attrs.push_back(StringAttr::get(ctx, name));
+    return ArrayAttr::get(ctx, attrs);
+  };
+  SmallVector<Attribute> dimAttrs;
+  for (const auto &axes : dims)
+    dimAttrs.push_back(toArray(axes));
+  return get(ctx, FlatSymbolRefAttr::get(ctx, mesh), ArrayAttr::get(ctx, dimAttrs),
+             toArray(partial));
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes: dist.sharding, dist.name, dist.layer, dist.mesh
+//===----------------------------------------------------------------------===//
+
+/// Finds the mesh `name` visible from `from`, reporting at `from` otherwise.
+static FailureOr<MeshOp> lookupMesh(Operation *from, FlatSymbolRefAttr name) {
+  auto mesh = SymbolTable::lookupNearestSymbolFrom<MeshOp>(from, name);
+  if (!mesh)
+    return from->emitError() << "unknown mesh " << name;
+  return mesh;
+}
+
+/// Checks a sharding against the mesh it names and the type it lays out:
+/// axes exist, rank matches, and for an unplaced (global) type, every split
+/// dimension is divisible by the product of its axes.
+LogicalResult mlir::dist::verifyShardingOfType(Operation *op, ShardingAttr sharding,
+                                          Type type, StringRef what) {
+  FailureOr<MeshOp> meshOp = lookupMesh(op, sharding.getMesh());
+  if (failed(meshOp))
+    return failure();
+  Mesh mesh = Mesh::fromOp(*meshOp);
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return op->emitError() << what << ": a sharding needs a ranked tensor";
+  if (sharding.getRank() != tensor.getRank())
+    return op->emitError() << what << ": sharding has " << sharding.getRank()
+                           << " dimensions but the tensor has rank "
+                           << tensor.getRank();
+  for (StringRef axis : sharding.getPartial())
+    if (!mesh.getAxisIndex(axis))
+      return op->emitError() << what << ": mesh " << sharding.getMesh()
+                             << " has no axis \"" << axis << "\"";
+  for (int64_t dim = 0; dim < tensor.getRank(); ++dim) {
+    SmallVector<StringRef> axes = sharding.getAxesOfDim(dim);
+    for (StringRef axis : axes)
+      if (!mesh.getAxisIndex(axis))
+        return op->emitError() << what << ": mesh " << sharding.getMesh()
+                               << " has no axis \"" << axis << "\"";
+    int64_t parts = *mesh.getAxesSize(axes);
+    if (!getPlacement(tensor) && !tensor.isDynamicDim(dim) &&
+        tensor.getDimSize(dim) % parts != 0)
+      return op->emitError() << what << ": dimension " << dim << " of size "
+                             << tensor.getDimSize(dim)
+                             << " is not divisible by the " << parts
+                             << " shards of its mesh axes";
+  }
+  if (DevicesAttr devices = getPlacement(tensor))
+    for (int64_t id : devices.getIds())
+      if (!mesh.contains(id))
+        return op->emitError() << what << ": device " << id
+                               << " is not in mesh " << sharding.getMesh();
+  return success();
+}
+
+static LogicalResult verifyValueAttribute(Operation *op, Type type,
+                                          NamedAttribute attr, StringRef what) {
+  StringRef name = attr.getName().getValue();
+  if (name == DistDialect::kShardingAttrName) {
+    auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+    if (!sharding)
+      return op->emitError() << what << ": '" << name
+                             << "' must be a #dist.sharding";
+    return verifyShardingOfType(op, sharding, type, what);
+  }
+  if (name == DistDialect::kNameAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << what << ": '" << name << "' must be a string";
+    return success();
+  }
+  if (name == "dist.bound") {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError() << what << ": '" << name << "' must be an integer";
+    return success();
+  }
+  return success();
+}
+
+LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return success();
+  std::string what = "argument " + std::to_string(argIndex);
+  return verifyValueAttribute(op, func.getArgumentTypes()[argIndex], attr, what);
+}
+
+LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return success();
+  std::string what = "result " + std::to_string(resultIndex);
+  return verifyValueAttribute(op, func.getResultTypes()[resultIndex], attr, what);
+}
+
+/// Every device a function mentions (placements, groups, send targets) must
+/// be in the mesh the function names.
+static LogicalResult verifyDevicesInMesh(Operation *func, const Mesh &mesh,
+                                         FlatSymbolRefAttr meshName) {
+  auto checkIds = [&](Operation *at, ArrayRef<int64_t> ids) -> LogicalResult {
+    for (int64_t id : ids)
+      if (!mesh.contains(id))
+        return at->emitOpError() << "uses device " << id << " which is not in mesh "
+                                 << meshName;
+    return success();
+  };
+  auto checkType = [&](Operation *at, Type type) {
+    if (DevicesAttr devices = getPlacement(type))
+      return checkIds(at, devices.getIds());
+    return success();
+  };
+  for (Type type : cast<FunctionOpInterface>(func).getArgumentTypes())
+    if (failed(checkType(func, type)))
+      return failure();
+  WalkResult result = func->walk([&](Operation *op) -> WalkResult {
+    for (Type type : op->getResultTypes())
+      if (failed(checkType(op, type)))
+        return WalkResult::interrupt();
+    for (NamedAttribute attr : op->getAttrs()) {
+      if (auto groups = dyn_cast<DeviceGroupsAttr>(attr.getValue()))
+        if (failed(checkIds(op, groups.getIds())))
+          return WalkResult::interrupt();
+      if (auto devices = dyn_cast<DevicesAttr>(attr.getValue()))
+        if (failed(checkIds(op, devices.getIds())))
+          return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kMeshAttrName) {
+    auto meshName = dyn_cast<FlatSymbolRefAttr>(attr.getValue());
+    if (!meshName)
+      return op->emitError() << "'" << name << "' must name a dist.mesh symbol";
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name << "' belongs on a function";
+    FailureOr<MeshOp> mesh = lookupMesh(op, meshName);
+    if (failed(mesh))
+      return failure();
+    return verifyDevicesInMesh(op, Mesh::fromOp(*mesh), meshName);
+  }
+  if (name == kLayerAttrName) {
+    auto layer = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!layer || layer.getInt() < 0)
+      return op->emitError() << "'" << name
+                             << "' must be a non-negative integer layer index";
+    return success();
+  }
+  if (name == kShardingAttrName) {
+    // On an op: the sharding of its (single) result, as left by propagation.
+    if (op->getNumResults() != 1)
+      return op->emitError() << "'" << name << "' on an op needs one result";
+    auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+    if (!sharding)
+      return op->emitError() << "'" << name << "' must be a #dist.sharding";
+    return verifyShardingOfType(op, sharding, op->getResult(0).getType(),
+                                "result");
+  }
+  return success();
+}

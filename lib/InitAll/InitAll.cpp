@@ -1,0 +1,23 @@
+//===- InitAll.cpp - register everything distir tools use ----------------===//
+
+#include "distir/InitAll.h"
+#include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void distir::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::dist::DistDialect, mlir::func::FuncDialect>();
+  mlir::func::registerInlinerExtension(registry);
+}
+
+void distir::registerAllPasses() {
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+  mlir::registerSymbolDCEPass();
+  mlir::dist::registerDistPasses();
+}

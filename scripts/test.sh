@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test (lit and GoogleTest,
+# both through ctest). Exits non-zero on any failure.
+source "$(dirname "$0")/lib.sh"
+distir_install_deps
+distir_build
+cd "$BUILD_DIR"
+ctest --output-on-failure -j"${DISTIR_JOBS:-$(nproc)}" "$@"
