@@ -1,0 +1,437 @@
+//===- Reduction.cpp - Reductions, softmax and losses ---------------------===//
+
+#include "KernelSupport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace distir {
+namespace kernels {
+
+using namespace detail;
+
+namespace {
+
+Status reduce(const char *name, const HostTensor &x, const Shape &axes,
+              bool keepDims, bool mean, HostTensor &result) {
+  const int64_t rank = x.getRank();
+  std::vector<bool> reduced(rank, axes.empty());
+  for (int64_t axis : axes) {
+    int64_t dim;
+    Status status = normalizeAxis(axis, rank, dim);
+    if (!status.ok())
+      return kernelError(name, status.message());
+    if (reduced[dim])
+      return kernelError(name, "axis " + std::to_string(axis) + " repeated");
+    reduced[dim] = true;
+  }
+  Shape keptShape(rank), outShape;
+  int64_t count = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    keptShape[d] = reduced[d] ? 1 : x.getDimSize(d);
+    if (reduced[d])
+      count *= x.getDimSize(d);
+    if (!reduced[d] || keepDims)
+      outShape.push_back(keptShape[d]);
+  }
+  HostTensor out(x.getElementType(), outShape);
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, x.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> in(x);
+    std::vector<double> sums(static_cast<size_t>(out.getNumElements()), 0.0);
+    // Walk the input with the kept shape "broadcast" onto it: each run adds
+    // either into one sum (reduced inner dim) or into a row of sums.
+    forEachBroadcastRun(x.getShape(), {keptShape}, [&](const BroadcastRun &run) {
+      const T *values = in.data() + run.resultOffset;
+      double *target = sums.data() + run.offsets[0];
+      if (run.strides[0] == 0) {
+        double acc = 0.0;
+        for (int64_t i = 0; i < run.length; ++i)
+          acc += values[i];
+        *target += acc;
+      } else {
+        for (int64_t i = 0; i < run.length; ++i)
+          target[i] += values[i];
+      }
+    });
+    if (mean)
+      for (double &sum : sums)
+        sum /= static_cast<double>(count);
+    storeAs(sums.data(), out.getNumElements(), out, 0);
+    return Status::success();
+  }));
+  result = std::move(out);
+  return Status::success();
+}
+
+/// Gathers one softmax row (elements base + j * stride) into `row`.
+template <typename T>
+void loadRow(const T *values, int64_t base, int64_t stride, int64_t length,
+             T *row) {
+  for (int64_t j = 0; j < length; ++j)
+    row[j] = values[base + j * stride];
+}
+
+template <typename T>
+void storeRow(const T *row, int64_t base, int64_t stride, int64_t length,
+              T *values) {
+  for (int64_t j = 0; j < length; ++j)
+    values[base + j * stride] = row[j];
+}
+
+/// Row-wise softmax over [outer, axis, inner]; `valid` entries of a row are
+/// its first `validLength(o)` ones (the causal mask), the rest become 0.
+/// logOutput writes log-probabilities instead.
+template <typename T, typename ValidLength>
+void softmaxRows(const T *in, T *out, const AxisSplit &split, T scale,
+                 bool logOutput, ValidLength validLength) {
+  std::vector<T> row(static_cast<size_t>(split.axis));
+  for (int64_t o = 0; o < split.outer; ++o) {
+    const int64_t valid = validLength(o);
+    for (int64_t i = 0; i < split.inner; ++i) {
+      const int64_t base = o * split.axis * split.inner + i;
+      loadRow(in, base, split.inner, split.axis, row.data());
+      T maxValue = -std::numeric_limits<T>::infinity();
+      for (int64_t j = 0; j < valid; ++j)
+        maxValue = std::max(maxValue, scale * row[j]);
+      double sum = 0.0;
+      for (int64_t j = 0; j < valid; ++j) {
+        T shifted = scale * row[j] - maxValue;
+        row[j] = logOutput ? shifted : std::exp(shifted);
+        sum += logOutput ? std::exp(static_cast<double>(shifted)) : row[j];
+      }
+      if (logOutput) {
+        const T logSum = static_cast<T>(std::log(sum));
+        for (int64_t j = 0; j < valid; ++j)
+          row[j] -= logSum;
+      } else {
+        const T inverse = static_cast<T>(1.0 / sum);
+        for (int64_t j = 0; j < valid; ++j)
+          row[j] *= inverse;
+      }
+      for (int64_t j = valid; j < split.axis; ++j)
+        row[j] = logOutput ? -std::numeric_limits<T>::infinity() : T(0);
+      storeRow(row.data(), base, split.inner, split.axis, out);
+    }
+  }
+}
+
+Status softmaxLike(const char *name, const HostTensor &x, int64_t axis,
+                   bool causal, double scale, bool logOutput,
+                   HostTensor &result) {
+  int64_t dim;
+  Status axisStatus = normalizeAxis(axis, x.getRank(), dim);
+  if (!axisStatus.ok())
+    return kernelError(name, axisStatus.message());
+  if (causal && (x.getRank() < 2 || dim != x.getRank() - 1))
+    return kernelError(name, "causal masking needs rank >= 2 and the last axis");
+  HostTensor out(x.getElementType(), x.getShape());
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, x.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> in(x);
+    OutputView<T> o(out);
+    AxisSplit split = splitAtAxis(x.getShape(), dim);
+    const int64_t queries = causal ? x.getDimSize(dim - 1) : 1;
+    const int64_t keys = split.axis;
+    softmaxRows<T>(in.data(), o.data(), split, static_cast<T>(scale), logOutput,
+                   [&](int64_t row) {
+                     // Row `row` is query row % queries: keys 0..q are visible.
+                     return causal ? std::min(keys, row % queries + 1) : keys;
+                   });
+    o.commit();
+    return Status::success();
+  }));
+  result = std::move(out);
+  return Status::success();
+}
+
+/// Shared validation of cross entropy operands; fills the per-sample labels
+/// (with ignored samples set to -1) and the [outer, C, inner] split.
+Status prepareCrossEntropy(const char *name, const HostTensor &logits,
+                           const HostTensor &labels, const HostTensor *weights,
+                           const CrossEntropyOptions &options, AxisSplit &split,
+                           std::vector<int64_t> &sampleLabels) {
+  int64_t dim;
+  Status axisStatus = normalizeAxis(options.classAxis, logits.getRank(), dim);
+  if (!axisStatus.ok())
+    return kernelError(name, axisStatus.message());
+  Shape expected = logits.getShape();
+  expected.erase(expected.begin() + dim);
+  if (labels.getShape() != expected)
+    return kernelError(name, "labels have shape " + formatShape(labels.getShape()) +
+                                 ", expected " + formatShape(expected) +
+                                 " (logits without the class axis)");
+  const ElementType labelType = labels.getElementType();
+  if (labelType != ElementType::I64 && labelType != ElementType::I32)
+    return kernelError(name, std::string("labels must be i64 or i32, got ") +
+                                 getElementTypeName(labelType));
+  split = splitAtAxis(logits.getShape(), dim);
+  if (weights) {
+    if (weights->getElementType() != logits.getElementType() ||
+        weights->getShape() != Shape{split.axis})
+      return kernelError(name, "weights must be [" + std::to_string(split.axis) +
+                                   "] of the logits' element type");
+  }
+  sampleLabels.resize(static_cast<size_t>(labels.getNumElements()));
+  for (int64_t s = 0, e = labels.getNumElements(); s < e; ++s) {
+    int64_t label = labelType == ElementType::I64 ? labels.getData<int64_t>()[s]
+                                                  : labels.getData<int32_t>()[s];
+    if (options.ignoreIndex && label == *options.ignoreIndex) {
+      sampleLabels[s] = -1;
+      continue;
+    }
+    if (label < 0 || label >= split.axis)
+      return kernelError(name, "label " + std::to_string(label) +
+                                   " is out of range for " +
+                                   std::to_string(split.axis) + " classes");
+    sampleLabels[s] = label;
+  }
+  return Status::success();
+}
+
+/// Sum of the weights of the non-ignored samples: the divisor of mean.
+double getMeanDivisor(const std::vector<int64_t> &sampleLabels,
+                      const HostTensor *weights) {
+  double total = 0.0;
+  for (int64_t label : sampleLabels)
+    if (label >= 0)
+      total += weights ? weights->getAsDouble(label) : 1.0;
+  return total;
+}
+
+} // namespace
+
+Status reduceSum(const HostTensor &x, const Shape &axes, bool keepDims,
+                 HostTensor &result) {
+  return reduce("reduce_sum", x, axes, keepDims, /*mean=*/false, result);
+}
+
+Status reduceMean(const HostTensor &x, const Shape &axes, bool keepDims,
+                  HostTensor &result) {
+  return reduce("reduce_mean", x, axes, keepDims, /*mean=*/true, result);
+}
+
+Status softmax(const HostTensor &x, int64_t axis, bool causal, double scale,
+               HostTensor &result) {
+  return softmaxLike("softmax", x, axis, causal, scale, /*logOutput=*/false, result);
+}
+
+Status logSoftmax(const HostTensor &x, int64_t axis, HostTensor &result) {
+  return softmaxLike("log_softmax", x, axis, /*causal=*/false, 1.0,
+                     /*logOutput=*/true, result);
+}
+
+Status softmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
+                   double scale, HostTensor &dx) {
+  const char *name = "softmax_grad";
+  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "dy", dy, "y", y));
+  int64_t dim;
+  Status axisStatus = normalizeAxis(axis, y.getRank(), dim);
+  if (!axisStatus.ok())
+    return kernelError(name, axisStatus.message());
+  HostTensor out(y.getElementType(), y.getShape());
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, y.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> g(dy), p(y);
+    OutputView<T> o(out);
+    AxisSplit split = splitAtAxis(y.getShape(), dim);
+    for (int64_t r = 0; r < split.outer; ++r)
+      for (int64_t i = 0; i < split.inner; ++i) {
+        const int64_t base = r * split.axis * split.inner + i;
+        double dot = 0.0;
+        for (int64_t j = 0; j < split.axis; ++j) {
+          int64_t at = base + j * split.inner;
+          dot += static_cast<double>(g[at]) * p[at];
+        }
+        const T dotT = static_cast<T>(dot), scaleT = static_cast<T>(scale);
+        for (int64_t j = 0; j < split.axis; ++j) {
+          int64_t at = base + j * split.inner;
+          o[at] = scaleT * p[at] * (g[at] - dotT);
+        }
+      }
+    o.commit();
+    return Status::success();
+  }));
+  dx = std::move(out);
+  return Status::success();
+}
+
+Status logSoftmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
+                      HostTensor &dx) {
+  const char *name = "log_softmax_grad";
+  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "dy", dy, "y", y));
+  int64_t dim;
+  Status axisStatus = normalizeAxis(axis, y.getRank(), dim);
+  if (!axisStatus.ok())
+    return kernelError(name, axisStatus.message());
+  HostTensor out(y.getElementType(), y.getShape());
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, y.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> g(dy), logp(y);
+    OutputView<T> o(out);
+    AxisSplit split = splitAtAxis(y.getShape(), dim);
+    for (int64_t r = 0; r < split.outer; ++r)
+      for (int64_t i = 0; i < split.inner; ++i) {
+        const int64_t base = r * split.axis * split.inner + i;
+        double total = 0.0;
+        for (int64_t j = 0; j < split.axis; ++j)
+          total += g[base + j * split.inner];
+        const T totalT = static_cast<T>(total);
+        for (int64_t j = 0; j < split.axis; ++j) {
+          int64_t at = base + j * split.inner;
+          o[at] = g[at] - std::exp(logp[at]) * totalT;
+        }
+      }
+    o.commit();
+    return Status::success();
+  }));
+  dx = std::move(out);
+  return Status::success();
+}
+
+Status crossEntropy(const HostTensor &logits, const HostTensor &labels,
+                    const HostTensor *weights,
+                    const CrossEntropyOptions &options, HostTensor &result) {
+  const char *name = "cross_entropy";
+  AxisSplit split;
+  std::vector<int64_t> sampleLabels;
+  DISTIR_RETURN_IF_ERROR(prepareCrossEntropy(name, logits, labels, weights,
+                                             options, split, sampleLabels));
+  const bool perSample = options.reduction == LossReduction::None;
+  HostTensor out(logits.getElementType(), perSample ? labels.getShape() : Shape{});
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, logits.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> x(logits);
+    std::vector<double> losses(sampleLabels.size(), 0.0);
+    for (int64_t o = 0; o < split.outer; ++o)
+      for (int64_t i = 0; i < split.inner; ++i) {
+        const int64_t sample = o * split.inner + i;
+        const int64_t label = sampleLabels[sample];
+        if (label < 0)
+          continue;
+        const int64_t base = o * split.axis * split.inner + i;
+        double maxValue = -std::numeric_limits<double>::infinity();
+        for (int64_t c = 0; c < split.axis; ++c)
+          maxValue = std::max(maxValue, static_cast<double>(x[base + c * split.inner]));
+        double sum = 0.0;
+        for (int64_t c = 0; c < split.axis; ++c)
+          sum += std::exp(static_cast<double>(x[base + c * split.inner]) - maxValue);
+        double logProb = x[base + label * split.inner] - maxValue - std::log(sum);
+        double weight = weights ? weights->getAsDouble(label) : 1.0;
+        losses[sample] = -weight * logProb;
+      }
+    if (perSample) {
+      storeAs(losses.data(), static_cast<int64_t>(losses.size()), out, 0);
+      return Status::success();
+    }
+    double total = 0.0;
+    for (double loss : losses)
+      total += loss;
+    if (options.reduction == LossReduction::Mean)
+      total /= getMeanDivisor(sampleLabels, weights);
+    out.setFromDouble(0, total);
+    return Status::success();
+  }));
+  result = std::move(out);
+  return Status::success();
+}
+
+Status crossEntropyGrad(const HostTensor &dloss, const HostTensor &logits,
+                        const HostTensor &labels, const HostTensor *weights,
+                        const CrossEntropyOptions &options,
+                        HostTensor &dlogits) {
+  const char *name = "cross_entropy_grad";
+  AxisSplit split;
+  std::vector<int64_t> sampleLabels;
+  DISTIR_RETURN_IF_ERROR(prepareCrossEntropy(name, logits, labels, weights,
+                                             options, split, sampleLabels));
+  const bool perSample = options.reduction == LossReduction::None;
+  if (dloss.getElementType() != logits.getElementType())
+    return kernelError(name, "dloss and logits have different element types");
+  if (perSample ? dloss.getShape() != labels.getShape() : dloss.getNumElements() != 1)
+    return kernelError(name, "dloss has shape " + formatShape(dloss.getShape()) +
+                                 ", expected " +
+                                 (perSample ? formatShape(labels.getShape())
+                                            : std::string("a scalar")));
+  HostTensor out(logits.getElementType(), logits.getShape());
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, logits.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> x(logits);
+    OutputView<T> o(out);
+    double upstream = perSample ? 0.0 : dloss.getAsDouble(0);
+    if (options.reduction == LossReduction::Mean)
+      upstream /= getMeanDivisor(sampleLabels, weights);
+    for (int64_t r = 0; r < split.outer; ++r)
+      for (int64_t i = 0; i < split.inner; ++i) {
+        const int64_t sample = r * split.inner + i;
+        const int64_t label = sampleLabels[sample];
+        const int64_t base = r * split.axis * split.inner + i;
+        if (label < 0)
+          continue; // Ignored: gradient stays 0.
+        double coefficient = (perSample ? dloss.getAsDouble(sample) : upstream) *
+                             (weights ? weights->getAsDouble(label) : 1.0);
+        double maxValue = -std::numeric_limits<double>::infinity();
+        for (int64_t c = 0; c < split.axis; ++c)
+          maxValue = std::max(maxValue, static_cast<double>(x[base + c * split.inner]));
+        double sum = 0.0;
+        for (int64_t c = 0; c < split.axis; ++c)
+          sum += std::exp(static_cast<double>(x[base + c * split.inner]) - maxValue);
+        for (int64_t c = 0; c < split.axis; ++c) {
+          const int64_t at = base + c * split.inner;
+          double probability = std::exp(static_cast<double>(x[at]) - maxValue) / sum;
+          o[at] = static_cast<T>(coefficient * (probability - (c == label ? 1.0 : 0.0)));
+        }
+      }
+    o.commit();
+    return Status::success();
+  }));
+  dlogits = std::move(out);
+  return Status::success();
+}
+
+Status mseLoss(const HostTensor &pred, const HostTensor &target,
+               HostTensor &result) {
+  const char *name = "mse_loss";
+  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "pred", pred, "target", target));
+  HostTensor out(pred.getElementType(), {});
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, pred.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> p(pred), t(target);
+    double total = 0.0;
+    for (int64_t i = 0, e = pred.getNumElements(); i < e; ++i) {
+      T diff = p[i] - t[i];
+      total += static_cast<double>(diff) * diff;
+    }
+    out.setFromDouble(0, total / static_cast<double>(pred.getNumElements()));
+    return Status::success();
+  }));
+  result = std::move(out);
+  return Status::success();
+}
+
+Status mseLossGrad(const HostTensor &dloss, const HostTensor &pred,
+                   const HostTensor &target, HostTensor &dpred) {
+  const char *name = "mse_loss_grad";
+  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "pred", pred, "target", target));
+  if (dloss.getNumElements() != 1)
+    return kernelError(name, "dloss must be a scalar, got shape " +
+                                 formatShape(dloss.getShape()));
+  HostTensor out(pred.getElementType(), pred.getShape());
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, pred.getElementType(), [&](auto zero) {
+    using T = decltype(zero);
+    InputView<T> p(pred), t(target);
+    OutputView<T> o(out);
+    const T factor = static_cast<T>(2.0 * dloss.getAsDouble(0) /
+                                    static_cast<double>(pred.getNumElements()));
+    for (int64_t i = 0, e = pred.getNumElements(); i < e; ++i)
+      o[i] = factor * (p[i] - t[i]);
+    o.commit();
+    return Status::success();
+  }));
+  dpred = std::move(out);
+  return Status::success();
+}
+
+} // namespace kernels
+} // namespace distir
