@@ -1,0 +1,535 @@
+//===- Simulator.cpp - Event times, memory and busy time per device class -===//
+
+#include "distir/Simulator/Simulator.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace distir {
+namespace sim {
+
+namespace {
+
+/// Device classes and the per-set / per-grouping / per-send views of them.
+/// A "slot" is the position of a class in a set's sorted class list.
+struct ClassStructure {
+  int64_t numDevices = 0;
+  std::vector<int32_t> classOf;
+  uint32_t numClasses = 0;
+  std::vector<uint32_t> setClassBegin; // numSets + 1
+  std::vector<uint32_t> setClasses;
+  std::vector<uint32_t> groupingComponentBegin; // numGroupings + 1
+  std::vector<uint32_t> componentSlotBegin;     // numComponents + 1
+  std::vector<uint32_t> componentSlots;
+
+  uint32_t numSlots(DeviceSetId set) const {
+    return setClassBegin[set + 1] - setClassBegin[set];
+  }
+  const uint32_t *classes(DeviceSetId set) const {
+    return setClasses.data() + setClassBegin[set];
+  }
+  /// Slot of `cls` in `set`, or kNoId.
+  uint32_t slotOf(DeviceSetId set, uint32_t cls) const {
+    const uint32_t *begin = classes(set), *end = begin + numSlots(set);
+    const uint32_t *it = std::lower_bound(begin, end, cls);
+    return it != end && *it == cls ? static_cast<uint32_t>(it - begin) : kNoId;
+  }
+};
+
+std::string taskName(const Program &program, TaskId id) {
+  const Task &task = program.task(id);
+  std::string name = "task " + std::to_string(id);
+  if (task.label != kNoId)
+    name += " (" + program.label(task.label) + ")";
+  return name;
+}
+
+/// Partition refinement: two devices end in the same class iff they belong
+/// to exactly the same device sets. Linear in the total size of the sets.
+bool buildClasses(const Program &program, ClassStructure &cs,
+                  std::string &error) {
+  size_t numSets = program.numDeviceSets();
+  int64_t maxDevice = -1;
+  for (size_t s = 0; s < numSets; ++s) {
+    const std::vector<int64_t> &set = program.deviceSet(s);
+    if (set.empty()) {
+      error = "device set " + std::to_string(s) + " is empty";
+      return false;
+    }
+    for (int64_t d : set) {
+      if (d < 0) {
+        error = "negative device id " + std::to_string(d);
+        return false;
+      }
+      maxDevice = std::max(maxDevice, d);
+    }
+  }
+  cs.numDevices = maxDevice + 1;
+  cs.classOf.assign(cs.numDevices, -1);
+  std::vector<int64_t> classSize;
+  for (size_t s = 0; s < numSets; ++s)
+    for (int64_t d : program.deviceSet(s))
+      if (cs.classOf[d] < 0) {
+        cs.classOf[d] = 0;
+        if (classSize.empty())
+          classSize.push_back(0);
+        ++classSize[0];
+      }
+
+  std::vector<int64_t> countInSet(classSize.size(), 0);
+  std::vector<int32_t> newId(classSize.size(), -1);
+  std::vector<uint32_t> stamp(cs.numDevices, kNoId);
+  std::vector<int32_t> touched;
+  for (size_t s = 0; s < numSets; ++s) {
+    const std::vector<int64_t> &set = program.deviceSet(s);
+    touched.clear();
+    for (int64_t d : set) {
+      if (stamp[d] == s) {
+        error = "device " + std::to_string(d) + " appears twice in device set " +
+                std::to_string(s);
+        return false;
+      }
+      stamp[d] = static_cast<uint32_t>(s);
+      int32_t c = cs.classOf[d];
+      if (countInSet[c]++ == 0)
+        touched.push_back(c);
+    }
+    for (int32_t c : touched) {
+      if (countInSet[c] < classSize[c]) {
+        newId[c] = static_cast<int32_t>(classSize.size());
+        classSize.push_back(countInSet[c]);
+        classSize[c] -= countInSet[c];
+        countInSet.push_back(0);
+        newId.push_back(-1);
+      } else {
+        newId[c] = c;
+      }
+    }
+    for (int64_t d : set)
+      cs.classOf[d] = newId[cs.classOf[d]];
+    for (int32_t c : touched)
+      countInSet[c] = 0;
+  }
+  cs.numClasses = static_cast<uint32_t>(classSize.size());
+
+  cs.setClassBegin.assign(numSets + 1, 0);
+  std::vector<uint32_t> scratch;
+  for (size_t s = 0; s < numSets; ++s) {
+    scratch.clear();
+    for (int64_t d : program.deviceSet(s))
+      scratch.push_back(static_cast<uint32_t>(cs.classOf[d]));
+    std::sort(scratch.begin(), scratch.end());
+    scratch.erase(std::unique(scratch.begin(), scratch.end()), scratch.end());
+    cs.setClasses.insert(cs.setClasses.end(), scratch.begin(), scratch.end());
+    cs.setClassBegin[s + 1] = static_cast<uint32_t>(cs.setClasses.size());
+  }
+  return true;
+}
+
+/// Members of one group wait for each other, so classes joined by a group
+/// start together: the connected components of classes linked by groups.
+bool buildGroupings(const Program &program, ClassStructure &cs,
+                    std::string &error) {
+  std::vector<uint32_t> seenIn(cs.numDevices, kNoId);
+  std::vector<uint32_t> parent;
+  auto find = [&](uint32_t x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  cs.groupingComponentBegin.assign(1, 0);
+  cs.componentSlotBegin.assign(1, 0);
+  for (GroupingId g = 0; g < program.numGroupings(); ++g) {
+    DeviceSetId set = program.groupingSet(g);
+    const std::vector<int64_t> &members = program.deviceSet(set);
+    uint32_t stampIn = 2 * g, stampGrouped = 2 * g + 1;
+    for (int64_t d : members)
+      seenIn[d] = stampIn;
+    uint32_t slots = cs.numSlots(set);
+    parent.resize(slots);
+    std::iota(parent.begin(), parent.end(), 0);
+    size_t grouped = 0;
+    for (const std::vector<int64_t> &group : program.grouping(g)) {
+      if (group.empty()) {
+        error = "collective grouping " + std::to_string(g) + " has an empty group";
+        return false;
+      }
+      uint32_t first = kNoId;
+      for (int64_t d : group) {
+        if (d < 0 || d >= cs.numDevices || seenIn[d] != stampIn) {
+          error = "device " + std::to_string(d) +
+                  (d >= 0 && d < cs.numDevices && seenIn[d] == stampGrouped
+                       ? " appears in two groups"
+                       : " of a collective group is not in the op's device set");
+          return false;
+        }
+        seenIn[d] = stampGrouped;
+        ++grouped;
+        uint32_t slot = cs.slotOf(set, static_cast<uint32_t>(cs.classOf[d]));
+        if (first == kNoId)
+          first = slot;
+        else
+          parent[find(slot)] = find(first);
+      }
+    }
+    if (grouped != members.size()) {
+      error = "collective groups cover " + std::to_string(grouped) + " of the " +
+              std::to_string(members.size()) + " devices of their device set";
+      return false;
+    }
+    // Components in order of their smallest slot: deterministic.
+    std::vector<std::vector<uint32_t>> components;
+    std::vector<uint32_t> componentOfRoot(slots, kNoId);
+    for (uint32_t slot = 0; slot < slots; ++slot) {
+      uint32_t root = find(slot);
+      if (componentOfRoot[root] == kNoId) {
+        componentOfRoot[root] = static_cast<uint32_t>(components.size());
+        components.emplace_back();
+      }
+      components[componentOfRoot[root]].push_back(slot);
+    }
+    for (const std::vector<uint32_t> &component : components) {
+      cs.componentSlots.insert(cs.componentSlots.end(), component.begin(),
+                               component.end());
+      cs.componentSlotBegin.push_back(
+          static_cast<uint32_t>(cs.componentSlots.size()));
+    }
+    cs.groupingComponentBegin.push_back(
+        static_cast<uint32_t>(cs.componentSlotBegin.size() - 1));
+  }
+  return true;
+}
+
+/// The distinct (sender slot, receiver slot) pairs of a send.
+using SlotPairs = std::vector<std::pair<uint32_t, uint32_t>>;
+
+bool buildSendPairs(const Program &program, const ClassStructure &cs,
+                    DeviceSetId from, DeviceSetId to, SlotPairs &pairs,
+                    std::string &error) {
+  const std::vector<int64_t> &senders = program.deviceSet(from);
+  const std::vector<int64_t> &receivers = program.deviceSet(to);
+  if (senders.size() != receivers.size()) {
+    error = "send from " + std::to_string(senders.size()) + " devices to " +
+            std::to_string(receivers.size()) +
+            " devices: sets must have the same size";
+    return false;
+  }
+  for (size_t i = 0; i < senders.size(); ++i)
+    pairs.emplace_back(cs.slotOf(from, cs.classOf[senders[i]]),
+                       cs.slotOf(to, cs.classOf[receivers[i]]));
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return true;
+}
+
+struct Interval {
+  double start, end;
+  bool operator<(const Interval &other) const {
+    return start < other.start || (start == other.start && end < other.end);
+  }
+};
+
+double unionLength(std::vector<Interval> &intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  double total = 0, curStart = 0, curEnd = -1;
+  for (const Interval &iv : intervals) {
+    if (iv.start > curEnd) {
+      if (curEnd > curStart)
+        total += curEnd - curStart;
+      curStart = iv.start;
+      curEnd = iv.end;
+    } else {
+      curEnd = std::max(curEnd, iv.end);
+    }
+  }
+  if (curEnd > curStart)
+    total += curEnd - curStart;
+  return total;
+}
+
+} // namespace
+
+std::optional<SimResult> simulate(const Program &program,
+                                  const SimOptions &options,
+                                  std::string &error) {
+  ClassStructure cs;
+  if (!buildClasses(program, cs, error) || !buildGroupings(program, cs, error))
+    return std::nullopt;
+
+  const std::vector<Task> &tasks = program.getTasks();
+  const std::vector<TaskId> &deps = program.getDeps();
+  size_t numTasks = tasks.size();
+
+  // Slots: the classes a task runs on, then (sends only) its receivers.
+  std::vector<uint32_t> slotBase(numTasks), resultBase(numTasks);
+  std::map<std::pair<DeviceSetId, DeviceSetId>, SlotPairs> sendPairsCache;
+  std::vector<const SlotPairs *> sendPairs(numTasks, nullptr);
+  size_t numSlots = 0;
+  for (TaskId t = 0; t < numTasks; ++t) {
+    const Task &task = tasks[t];
+    auto badSet = [&](DeviceSetId set) {
+      return set == kNoId || set >= program.numDeviceSets();
+    };
+    if (badSet(task.devices) ||
+        (task.kind == TaskKind::Send && badSet(task.target))) {
+      error = taskName(program, t) + ": unknown device set";
+      return std::nullopt;
+    }
+    if (task.kind == TaskKind::Collective &&
+        (task.grouping >= program.numGroupings() ||
+         program.groupingSet(task.grouping) != task.devices)) {
+      error = taskName(program, t) + ": its groups belong to another device set";
+      return std::nullopt;
+    }
+    for (uint32_t i = task.depBegin; i < task.depEnd; ++i)
+      if (deps[i] >= t) {
+        error = taskName(program, t) + ": depends on task " +
+                std::to_string(deps[i]) + ", which does not precede it";
+        return std::nullopt;
+      }
+    slotBase[t] = static_cast<uint32_t>(numSlots);
+    numSlots += cs.numSlots(task.devices);
+    resultBase[t] = slotBase[t];
+    if (task.kind == TaskKind::Send) {
+      resultBase[t] = static_cast<uint32_t>(numSlots);
+      numSlots += cs.numSlots(task.target);
+      auto [it, inserted] =
+          sendPairsCache.try_emplace({task.devices, task.target});
+      if (inserted && !buildSendPairs(program, cs, task.devices, task.target,
+                                      it->second, error)) {
+        error = taskName(program, t) + ": " + error;
+        return std::nullopt;
+      }
+      sendPairs[t] = &it->second;
+    }
+  }
+
+  std::vector<double> start(numSlots, 0), finish(numSlots, 0),
+      lastUse(numSlots, 0);
+  std::vector<double> streamFree(size_t(cs.numClasses) * kNumStreams, 0);
+  std::vector<double> computeBusy(cs.numClasses, 0), commBusy(cs.numClasses, 0);
+  std::vector<std::vector<Interval>> busy(cs.numClasses);
+  auto streamOf = [&](Stream stream) {
+    return options.overlap ? static_cast<size_t>(stream) : size_t(0);
+  };
+
+  // depSlot[k * numDeps + j]: where slot k reads its j-th dependency.
+  std::vector<uint32_t> depSlot;
+  std::vector<double> ready;
+  // Resolves the dependencies of `t` on its slots; false on a value that is
+  // not present on a device running `t`.
+  auto resolveDeps = [&](TaskId t) {
+    const Task &task = tasks[t];
+    uint32_t slots = cs.numSlots(task.devices);
+    uint32_t numDeps = task.depEnd - task.depBegin;
+    depSlot.resize(size_t(slots) * numDeps);
+    ready.assign(slots, 0.0);
+    const uint32_t *classes = cs.classes(task.devices);
+    for (uint32_t j = 0; j < numDeps; ++j) {
+      TaskId producer = deps[task.depBegin + j];
+      DeviceSetId where = tasks[producer].resultSet();
+      uint32_t base = resultBase[producer];
+      for (uint32_t k = 0; k < slots; ++k) {
+        uint32_t slot = where == task.devices ? k : cs.slotOf(where, classes[k]);
+        if (slot == kNoId) {
+          error = taskName(program, t) + " uses the result of " +
+                  taskName(program, producer) +
+                  ", which is not on all of its devices";
+          return false;
+        }
+        depSlot[size_t(k) * numDeps + j] = base + slot;
+        ready[k] = std::max(ready[k], finish[base + slot]);
+      }
+    }
+    return true;
+  };
+  auto releaseDeps = [&](const Task &task, uint32_t k, double when) {
+    uint32_t numDeps = task.depEnd - task.depBegin;
+    for (uint32_t j = 0; j < numDeps; ++j) {
+      double &use = lastUse[depSlot[size_t(k) * numDeps + j]];
+      use = std::max(use, when);
+    }
+  };
+  auto occupy = [&](uint32_t cls, Stream stream, double from, double to) {
+    streamFree[size_t(cls) * kNumStreams + streamOf(stream)] = to;
+    if (to > from)
+      busy[cls].push_back({from, to});
+  };
+  auto freeAt = [&](uint32_t cls, Stream stream) {
+    return streamFree[size_t(cls) * kNumStreams + streamOf(stream)];
+  };
+
+  SimResult result;
+  result.numTasks = numTasks;
+  for (TaskId t = 0; t < numTasks; ++t) {
+    const Task &task = tasks[t];
+    if (!resolveDeps(t))
+      return std::nullopt;
+    const uint32_t *classes = cs.classes(task.devices);
+    uint32_t slots = cs.numSlots(task.devices);
+    uint32_t base = slotBase[t];
+    double setSize = static_cast<double>(program.deviceSet(task.devices).size());
+    switch (task.kind) {
+    case TaskKind::Compute:
+      result.flops += task.flops * setSize;
+      for (uint32_t k = 0; k < slots; ++k) {
+        uint32_t cls = classes[k];
+        double begin = std::max(ready[k], freeAt(cls, Stream::Compute));
+        double end = begin + task.durationS;
+        start[base + k] = begin;
+        finish[base + k] = end;
+        occupy(cls, Stream::Compute, begin, end);
+        computeBusy[cls] += task.durationS;
+        releaseDeps(task, k, end);
+      }
+      break;
+    case TaskKind::Collective: {
+      result.commBytes += static_cast<int64_t>(task.commBytes * setSize);
+      uint32_t firstComponent = cs.groupingComponentBegin[task.grouping];
+      uint32_t lastComponent = cs.groupingComponentBegin[task.grouping + 1];
+      for (uint32_t c = firstComponent; c < lastComponent; ++c) {
+        const uint32_t *compSlots =
+            cs.componentSlots.data() + cs.componentSlotBegin[c];
+        uint32_t compSize = cs.componentSlotBegin[c + 1] - cs.componentSlotBegin[c];
+        double begin = 0;
+        for (uint32_t i = 0; i < compSize; ++i) {
+          uint32_t k = compSlots[i];
+          begin = std::max({begin, ready[k], freeAt(classes[k], Stream::Collective)});
+        }
+        double end = begin + task.durationS;
+        for (uint32_t i = 0; i < compSize; ++i) {
+          uint32_t k = compSlots[i];
+          start[base + k] = begin;
+          finish[base + k] = end;
+          occupy(classes[k], Stream::Collective, begin, end);
+          commBusy[classes[k]] += task.durationS;
+          releaseDeps(task, k, end);
+        }
+      }
+      break;
+    }
+    case TaskKind::Send: {
+      result.commBytes += static_cast<int64_t>(task.commBytes * setSize);
+      const uint32_t *receivers = cs.classes(task.target);
+      uint32_t rbase = resultBase[t];
+      for (auto [k, r] : *sendPairs[t]) {
+        uint32_t from = classes[k], to = receivers[r];
+        double begin = std::max({ready[k], freeAt(from, Stream::SendOut),
+                                 freeAt(to, Stream::RecvIn)});
+        double end = begin + task.durationS;
+        start[base + k] = std::max(start[base + k], begin);
+        finish[base + k] = std::max(finish[base + k], end);
+        start[rbase + r] = std::max(start[rbase + r], begin);
+        finish[rbase + r] = std::max(finish[rbase + r], end);
+        occupy(from, Stream::SendOut, begin, end);
+        occupy(to, Stream::RecvIn, begin, end);
+        commBusy[from] += task.durationS;
+        commBusy[to] += task.durationS;
+        releaseDeps(task, k, end);
+      }
+      break;
+    }
+    }
+  }
+
+  // Memory: results live from the start of their producer to the end of
+  // their last consumer (or to the end of the step for live-out values).
+  double stepTime = 0;
+  for (double end : finish)
+    stepTime = std::max(stepTime, end);
+  result.stepTimeS = stepTime;
+
+  std::vector<std::vector<std::pair<double, int64_t>>> events(cs.numClasses);
+  for (TaskId t = 0; t < numTasks; ++t) {
+    const Task &task = tasks[t];
+    if (task.resultBytes == 0)
+      continue;
+    DeviceSetId where = task.resultSet();
+    const uint32_t *classes = cs.classes(where);
+    for (uint32_t k = 0, e = cs.numSlots(where); k < e; ++k) {
+      uint32_t slot = resultBase[t] + k;
+      events[classes[k]].emplace_back(start[slot], task.resultBytes);
+      if (!task.liveOut)
+        events[classes[k]].emplace_back(std::max(finish[slot], lastUse[slot]),
+                                        -task.resultBytes);
+    }
+  }
+
+  result.classes.resize(cs.numClasses);
+  for (int64_t d = 0; d < cs.numDevices; ++d)
+    if (cs.classOf[d] >= 0)
+      result.classes[cs.classOf[d]].devices.push_back(d);
+  for (auto [set, bytes] : program.getResidents()) {
+    const uint32_t *classes = cs.classes(set);
+    for (uint32_t k = 0, e = cs.numSlots(set); k < e; ++k)
+      result.classes[classes[k]].residentBytes += bytes;
+  }
+  for (uint32_t c = 0; c < cs.numClasses; ++c) {
+    DeviceClassReport &report = result.classes[c];
+    // Frees before allocations at the same instant: a buffer released when
+    // a kernel ends can back the next kernel's output.
+    std::sort(events[c].begin(), events[c].end());
+    int64_t inUse = report.residentBytes, peak = inUse;
+    if (options.recordMemoryTimeline)
+      report.memoryTimeline.emplace_back(0.0, inUse);
+    for (auto [time, delta] : events[c]) {
+      inUse += delta;
+      peak = std::max(peak, inUse);
+      if (options.recordMemoryTimeline) {
+        if (!report.memoryTimeline.empty() &&
+            report.memoryTimeline.back().first == time)
+          report.memoryTimeline.back().second = inUse;
+        else
+          report.memoryTimeline.emplace_back(time, inUse);
+      }
+    }
+    report.peakMemoryBytes = peak;
+    report.computeS = computeBusy[c];
+    report.commS = commBusy[c];
+    report.idleS = std::max(0.0, stepTime - unionLength(busy[c]));
+    result.peakMemoryBytes = std::max(result.peakMemoryBytes, peak);
+  }
+  result.classOfDevice = std::move(cs.classOf);
+
+  std::vector<OpTimeSummary> perLabel(program.numLabels());
+  for (const Task &task : tasks) {
+    if (task.label == kNoId)
+      continue;
+    ++perLabel[task.label].count;
+    perLabel[task.label].totalS += task.durationS;
+  }
+  for (LabelId l = 0; l < perLabel.size(); ++l)
+    perLabel[l].label = program.label(l);
+  std::stable_sort(perLabel.begin(), perLabel.end(),
+                   [](const OpTimeSummary &a, const OpTimeSummary &b) {
+                     return a.totalS > b.totalS;
+                   });
+  perLabel.resize(std::min(perLabel.size(), options.topOps));
+  result.topOps = std::move(perLabel);
+
+  if (options.recordTrace) {
+    for (TaskId t = 0; t < numTasks; ++t) {
+      const Task &task = tasks[t];
+      if (task.durationS <= 0)
+        continue;
+      Stream stream = task.kind == TaskKind::Compute      ? Stream::Compute
+                      : task.kind == TaskKind::Collective ? Stream::Collective
+                                                          : Stream::SendOut;
+      const uint32_t *classes = cs.classes(task.devices);
+      for (uint32_t k = 0, e = cs.numSlots(task.devices); k < e; ++k)
+        result.trace.push_back({classes[k], stream, task.label,
+                                start[slotBase[t] + k], task.durationS});
+      if (task.kind == TaskKind::Send) {
+        const uint32_t *receivers = cs.classes(task.target);
+        for (uint32_t k = 0, e = cs.numSlots(task.target); k < e; ++k)
+          result.trace.push_back({receivers[k], Stream::RecvIn, task.label,
+                                  start[resultBase[t] + k], task.durationS});
+      }
+    }
+  }
+  return result;
+}
+
+} // namespace sim
+} // namespace distir

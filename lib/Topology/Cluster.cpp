@@ -1,0 +1,432 @@
+//===- Cluster.cpp - Cluster presets, JSON format and --cluster specs -----===//
+
+#include "distir/Topology/Cluster.h"
+#include "distir/Topology/JsonSupport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+
+namespace distir {
+namespace topology {
+
+using json = nlohmann::json;
+
+static constexpr std::array<std::string_view, kNumDataTypes> kDataTypeNames = {
+    "f16", "bf16", "f32", "f64", "i1", "i8", "i32", "i64"};
+
+std::string_view dataTypeName(DataType type) {
+  return kDataTypeNames[static_cast<size_t>(type)];
+}
+
+std::optional<DataType> parseDataType(std::string_view name) {
+  for (size_t i = 0; i < kNumDataTypes; ++i)
+    if (kDataTypeNames[i] == name)
+      return static_cast<DataType>(i);
+  return std::nullopt;
+}
+
+int64_t dataTypeBytes(DataType type) {
+  switch (type) {
+  case DataType::F16:
+  case DataType::BF16:
+    return 2;
+  case DataType::F32:
+  case DataType::I32:
+    return 4;
+  case DataType::F64:
+  case DataType::I64:
+    return 8;
+  case DataType::I1:
+  case DataType::I8:
+    return 1;
+  }
+  return 1;
+}
+
+double DeviceSpec::matrixPeak(DataType type) const {
+  double peak = matrixFlops[static_cast<size_t>(type)];
+  return peak > 0 ? peak : vectorFlops;
+}
+
+//===----------------------------------------------------------------------===//
+// Presets. Every figure comes from ../shared/data/REFERENCE.md (NVIDIA
+// datasheets) except the latencies, which are NCCL's own per-step hardware
+// latencies for the ring/Simple protocol (NCCL src/graph/tuning.cc, hwLat:
+// NVLink 3.4 us, network 9.6 us), and the kernel launch overhead, an
+// assumption (typical CUDA back-to-back kernel gap) that the calibration layer
+// is insensitive to (~30 kernels per 7.7 ms forward).
+//===----------------------------------------------------------------------===//
+
+// "80 GB" on the datasheets is 80 GiB of HBM (81920 MiB as nvidia-smi shows).
+static constexpr int64_t k80GiB = int64_t(80) << 30;
+static constexpr double kLaunchOverheadS = 3e-6;
+static constexpr double kNvlinkStepLatencyS = 3.4e-6;
+static constexpr double kNetworkStepLatencyS = 9.6e-6;
+
+static void setMatrixPeak(DeviceSpec &device, DataType type, double flops) {
+  device.matrixFlops[static_cast<size_t>(type)] = flops;
+}
+
+static Cluster makeDgxA100(int64_t nodes) {
+  Cluster cluster;
+  cluster.name = "dgx-a100";
+  cluster.numNodes = nodes;
+  cluster.devicesPerNode = 8;
+  DeviceSpec &device = cluster.device;
+  device.name = "A100-SXM4-80GB";
+  setMatrixPeak(device, DataType::F16, 312e12);
+  setMatrixPeak(device, DataType::BF16, 312e12);
+  device.vectorFlops = 19.5e12;
+  device.memoryBytes = k80GiB;
+  device.memoryBandwidth = 2.039e12;
+  device.launchOverheadS = kLaunchOverheadS;
+  // NVLink3 through NVSwitch: 600 GB/s total = 300 GB/s each direction.
+  cluster.intraNode = {300e9, kNvlinkStepLatencyS};
+  // 8 x HDR InfiniBand 200 Gb/s, one per GPU: 25 GB/s per direction.
+  cluster.interNode = {25e9, kNetworkStepLatencyS};
+  return cluster;
+}
+
+static Cluster makeDgxH100(int64_t nodes) {
+  Cluster cluster;
+  cluster.name = "dgx-h100";
+  cluster.numNodes = nodes;
+  cluster.devicesPerNode = 8;
+  DeviceSpec &device = cluster.device;
+  device.name = "H100-SXM5-80GB";
+  setMatrixPeak(device, DataType::F16, 989e12);
+  setMatrixPeak(device, DataType::BF16, 989e12);
+  device.vectorFlops = 67e12;
+  device.memoryBytes = k80GiB;
+  device.memoryBandwidth = 3.35e12;
+  device.launchOverheadS = kLaunchOverheadS;
+  // NVLink4: 900 GB/s total = 450 GB/s each direction.
+  cluster.intraNode = {450e9, kNvlinkStepLatencyS};
+  // 8 x NDR 400 Gb/s, one per GPU: 50 GB/s per direction.
+  cluster.interNode = {50e9, kNetworkStepLatencyS};
+  return cluster;
+}
+
+std::vector<std::string> clusterPresetNames() { return {"dgx-a100", "dgx-h100"}; }
+
+std::optional<Cluster> clusterPreset(std::string_view name, int64_t nodes) {
+  if (name == "dgx-a100")
+    return makeDgxA100(nodes);
+  if (name == "dgx-h100")
+    return makeDgxH100(nodes);
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON format
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads one JSON object, remembering which keys were consumed so that a
+/// misspelt key is an error instead of a silently ignored setting.
+class ObjectReader {
+public:
+  ObjectReader(const json &object, std::string path, std::string &error)
+      : object(object), path(std::move(path)), error(error) {
+    if (!object.is_object())
+      fail(this->path.empty() ? "expected a JSON object" : "expected an object");
+  }
+
+  bool ok() const { return error.empty(); }
+
+  const json *get(const char *key, bool required) {
+    if (!ok())
+      return nullptr;
+    seen.push_back(key);
+    auto it = object.find(key);
+    if (it == object.end()) {
+      if (required)
+        fail((path.empty() ? "" : path + ": ") + "missing required key '" +
+             key + "'");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  void readPositive(const char *key, double &value, bool required = true) {
+    const json *node = get(key, required);
+    if (!node)
+      return;
+    if (!node->is_number() || !(node->get<double>() > 0) ||
+        !std::isfinite(node->get<double>()))
+      return failAt(key, "expected a positive number");
+    value = node->get<double>();
+  }
+
+  void readNonNegative(const char *key, double &value, bool required = true) {
+    const json *node = get(key, required);
+    if (!node)
+      return;
+    if (!node->is_number() || !(node->get<double>() >= 0) ||
+        !std::isfinite(node->get<double>()))
+      return failAt(key, "expected a non-negative number");
+    value = node->get<double>();
+  }
+
+  void readPositiveInt(const char *key, int64_t &value, bool required = true) {
+    const json *node = get(key, required);
+    if (!node)
+      return;
+    // Byte sizes are often written as 8.0e10 in hand-made files: accept any
+    // number that is an exact positive integer within int64.
+    double asDouble = node->is_number() ? node->get<double>() : 0;
+    if (!node->is_number() || !(asDouble >= 1) || asDouble >= 9.2e18 ||
+        std::floor(asDouble) != asDouble)
+      return failAt(key, "expected a positive integer");
+    value = node->is_number_float() ? static_cast<int64_t>(asDouble)
+                                    : node->get<int64_t>();
+  }
+
+  void readString(const char *key, std::string &value, bool required) {
+    const json *node = get(key, required);
+    if (!node)
+      return;
+    if (!node->is_string())
+      return failAt(key, "expected a string");
+    value = node->get<std::string>();
+  }
+
+  std::string childPath(const char *key) const {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  /// Rejects keys nobody asked for.
+  void finish() {
+    if (!ok())
+      return;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      bool known = false;
+      for (const std::string &key : seen)
+        known |= key == it.key();
+      if (!known) {
+        std::string list;
+        for (const std::string &key : seen)
+          list += (list.empty() ? "" : ", ") + key;
+        return failAt(it.key().c_str(),
+                      "unknown key (expected one of: " + list + ")");
+      }
+    }
+  }
+
+  void failAt(const char *key, const std::string &message) {
+    fail(childPath(key) + ": " + message);
+  }
+  void fail(const std::string &message) {
+    if (error.empty())
+      error = message;
+  }
+
+private:
+  const json &object;
+  std::string path;
+  std::string &error;
+  std::vector<std::string> seen;
+};
+} // namespace
+
+static void readLink(ObjectReader &parent, const char *key, LinkSpec &link,
+                     std::string &error) {
+  const json *node = parent.get(key, /*required=*/true);
+  if (!node)
+    return;
+  ObjectReader reader(*node, parent.childPath(key), error);
+  reader.readPositive("bandwidth", link.bandwidth);
+  reader.readNonNegative("latency_s", link.latencyS);
+  reader.finish();
+}
+
+static void readDevice(ObjectReader &parent, DeviceSpec &device,
+                       std::string &error) {
+  const json *node = parent.get("device", /*required=*/true);
+  if (!node)
+    return;
+  ObjectReader reader(*node, parent.childPath("device"), error);
+  reader.readString("name", device.name, /*required=*/false);
+  if (const json *peaks = reader.get("matrix_flops", /*required=*/false)) {
+    ObjectReader peakReader(*peaks, reader.childPath("matrix_flops"), error);
+    for (size_t i = 0; i < kNumDataTypes && peakReader.ok(); ++i)
+      peakReader.readPositive(kDataTypeNames[i].data(), device.matrixFlops[i],
+                              /*required=*/false);
+    peakReader.finish();
+  }
+  reader.readPositive("vector_flops", device.vectorFlops);
+  reader.readPositiveInt("memory_bytes", device.memoryBytes);
+  reader.readPositive("memory_bandwidth", device.memoryBandwidth);
+  reader.readNonNegative("launch_overhead_s", device.launchOverheadS,
+                         /*required=*/false);
+  reader.finish();
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+static std::pair<size_t, size_t> lineColumn(std::string_view text,
+                                            size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+std::optional<json> parseJsonText(std::string_view text,
+                                  std::string_view sourceName,
+                                  std::string &error) {
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error &e) {
+    // nlohmann reports the offset one past the offending byte.
+    auto [line, column] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
+    std::string what = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line
+    // 1, column 2: " prefix; the location is ours.
+    size_t colon = what.find(": ");
+    std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    error = std::string(sourceName) + ":" + std::to_string(line) + ":" +
+            std::to_string(column) + ": invalid JSON: " + reason;
+    return std::nullopt;
+  }
+}
+
+std::optional<Cluster> parseClusterJson(std::string_view text,
+                                        std::string_view sourceName,
+                                        std::string &error) {
+  std::optional<json> document = parseJsonText(text, sourceName, error);
+  if (!document)
+    return std::nullopt;
+  Cluster cluster;
+  std::string contentError;
+  ObjectReader reader(*document, "", contentError);
+  reader.readString("name", cluster.name, /*required=*/false);
+  reader.readPositiveInt("nodes", cluster.numNodes);
+  reader.readPositiveInt("devices_per_node", cluster.devicesPerNode);
+  readDevice(reader, cluster.device, contentError);
+  readLink(reader, "intra_node", cluster.intraNode, contentError);
+  readLink(reader, "inter_node", cluster.interNode, contentError);
+  reader.finish();
+  if (contentError.empty() &&
+      cluster.numNodes > INT64_MAX / cluster.devicesPerNode)
+    contentError = "nodes * devices_per_node overflows 64 bits";
+  if (!contentError.empty()) {
+    error = std::string(sourceName) + ": " + contentError;
+    return std::nullopt;
+  }
+  if (cluster.name.empty())
+    cluster.name = std::string(sourceName);
+  return cluster;
+}
+
+std::optional<std::string> readTextFile(const std::string &path,
+                                        std::string_view what,
+                                        std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot open " + std::string(what);
+    return std::nullopt;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+std::optional<Cluster> loadClusterFile(const std::string &path,
+                                       std::string &error) {
+  std::optional<std::string> text = readTextFile(path, "cluster file", error);
+  if (!text)
+    return std::nullopt;
+  return parseClusterJson(*text, path, error);
+}
+
+static bool fileExists(const std::string &path) {
+  std::ifstream in(path);
+  return static_cast<bool>(in);
+}
+
+std::optional<Cluster> parseClusterSpec(std::string_view spec,
+                                        std::string &error) {
+  std::string specText(spec);
+  auto endsWith = [&](std::string_view suffix) {
+    return spec.size() >= suffix.size() &&
+           spec.substr(spec.size() - suffix.size()) == suffix;
+  };
+  if (endsWith(".json") || fileExists(specText))
+    return loadClusterFile(specText, error);
+
+  std::string_view name = spec.substr(0, spec.find(':'));
+  std::string_view options =
+      name.size() < spec.size() ? spec.substr(name.size() + 1) : "";
+  int64_t nodes = 1;
+  while (!options.empty()) {
+    std::string_view option = options.substr(0, options.find(','));
+    options = option.size() < options.size() ? options.substr(option.size() + 1)
+                                             : "";
+    size_t equals = option.find('=');
+    std::string_view key = option.substr(0, equals);
+    std::string_view value =
+        equals == std::string_view::npos ? "" : option.substr(equals + 1);
+    if (key != "nodes") {
+      error = "cluster spec '" + specText + "': unknown option '" +
+              std::string(key) + "' (expected nodes=N)";
+      return std::nullopt;
+    }
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(),
+                                     nodes);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size() ||
+        nodes <= 0 || nodes > (int64_t(1) << 40)) {
+      error = "cluster spec '" + specText + "': invalid value '" +
+              std::string(value) + "' for nodes (expected a positive integer)";
+      return std::nullopt;
+    }
+  }
+  std::optional<Cluster> cluster = clusterPreset(name, nodes);
+  if (!cluster) {
+    std::string known;
+    for (const std::string &preset : clusterPresetNames())
+      known += (known.empty() ? "" : ", ") + preset;
+    error = "cluster spec '" + specText + "': unknown preset '" +
+            std::string(name) + "' (known: " + known +
+            "; or give a .json cluster file)";
+  }
+  return cluster;
+}
+
+std::string clusterToJson(const Cluster &cluster) {
+  json peaks = json::object();
+  for (size_t i = 0; i < kNumDataTypes; ++i)
+    if (cluster.device.matrixFlops[i] > 0)
+      peaks[std::string(kDataTypeNames[i])] = cluster.device.matrixFlops[i];
+  json document = {
+      {"name", cluster.name},
+      {"nodes", cluster.numNodes},
+      {"devices_per_node", cluster.devicesPerNode},
+      {"device",
+       {{"name", cluster.device.name},
+        {"matrix_flops", peaks},
+        {"vector_flops", cluster.device.vectorFlops},
+        {"memory_bytes", cluster.device.memoryBytes},
+        {"memory_bandwidth", cluster.device.memoryBandwidth},
+        {"launch_overhead_s", cluster.device.launchOverheadS}}},
+      {"intra_node",
+       {{"bandwidth", cluster.intraNode.bandwidth},
+        {"latency_s", cluster.intraNode.latencyS}}},
+      {"inter_node",
+       {{"bandwidth", cluster.interNode.bandwidth},
+        {"latency_s", cluster.interNode.latencyS}}}};
+  return document.dump(2) + "\n";
+}
+
+} // namespace topology
+} // namespace distir

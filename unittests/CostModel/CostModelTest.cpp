@@ -1,0 +1,228 @@
+//===- CostModelTest.cpp - Roofline, collectives, profiles ----------------===//
+
+#include "distir/CostModel/CostModel.h"
+
+#include <gtest/gtest.h>
+
+using namespace distir;
+using namespace distir::cost;
+using topology::DataType;
+
+namespace {
+
+CostModel a100(int64_t nodes = 1) {
+  return CostModel(*topology::clusterPreset("dgx-a100", nodes));
+}
+
+std::vector<int64_t> range(int64_t begin, int64_t end) {
+  std::vector<int64_t> ids;
+  for (int64_t i = begin; i < end; ++i)
+    ids.push_back(i);
+  return ids;
+}
+
+TEST(CostModel, RingAllReduceInsideOneNode) {
+  CostModel model = a100();
+  const topology::Cluster &cluster = model.getCluster();
+  double bandwidth = model.effectiveBandwidth(cluster.intraNode);
+  double alpha = cluster.intraNode.latencyS;
+  int64_t bytes = int64_t(1) << 30;
+  for (int64_t n : {2, 4, 8}) {
+    double expected = cluster.device.launchOverheadS + 2 * (n - 1) * alpha +
+                      2.0 * (n - 1) / n * bytes / bandwidth;
+    EXPECT_NEAR(model.collectiveTime(CollectiveKind::AllReduce, bytes,
+                                     range(0, n)),
+                expected, 1e-12 * expected)
+        << "n = " << n;
+  }
+  // All-gather and reduce-scatter move half of what all-reduce moves.
+  double allGather =
+      model.collectiveTime(CollectiveKind::AllGather, bytes, range(0, 8));
+  EXPECT_NEAR(allGather,
+              cluster.device.launchOverheadS + 7 * alpha +
+                  7.0 / 8 * bytes / bandwidth,
+              1e-9);
+  EXPECT_DOUBLE_EQ(
+      allGather,
+      model.collectiveTime(CollectiveKind::ReduceScatter, bytes, range(0, 8)));
+}
+
+TEST(CostModel, AcrossNodesTheNicIsTheBottleneck) {
+  CostModel model = a100(2);
+  const topology::Cluster &cluster = model.getCluster();
+  int64_t bytes = int64_t(1) << 30;
+  // One device on each of two nodes: a ring of two over the NICs.
+  double across = model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 8});
+  double nic = model.effectiveBandwidth(cluster.interNode);
+  double expected = cluster.device.launchOverheadS +
+                    2 * cluster.interNode.latencyS + 1.0 * bytes / nic;
+  EXPECT_NEAR(across, expected, 1e-12 * expected);
+  double inside = model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 1});
+  double linkRatio = cluster.intraNode.bandwidth / cluster.interNode.bandwidth;
+  EXPECT_NEAR(across / inside, linkRatio, 0.05 * linkRatio);
+
+  // Sixteen devices on two nodes: only a 1/8 shard crosses the NICs, yet
+  // that phase nearly doubles the time of the one-node all-reduce.
+  double sixteen =
+      model.collectiveTime(CollectiveKind::AllReduce, bytes, range(0, 16));
+  double eight = model.collectiveTime(CollectiveKind::AllReduce, bytes, range(0, 8));
+  double interPhase = (bytes / 8.0) / nic;
+  EXPECT_GT(sixteen, 1.5 * eight);
+  EXPECT_NEAR(sixteen, eight + interPhase + 2 * cluster.interNode.latencyS,
+              1e-9);
+}
+
+TEST(CostModel, GroupShape) {
+  CostModel model = a100(4);
+  GroupShape shape = model.groupShape({0, 8, 16, 24});
+  EXPECT_EQ(shape.size, 4);
+  EXPECT_EQ(shape.nodes, 4);
+  EXPECT_EQ(shape.perNode, 1);
+  shape = model.groupShape(range(0, 32));
+  EXPECT_EQ(shape.nodes, 4);
+  EXPECT_EQ(shape.perNode, 8);
+}
+
+TEST(CostModel, SendUsesTheLinkBetweenTheDevices) {
+  CostModel model = a100(2);
+  const topology::Cluster &cluster = model.getCluster();
+  int64_t bytes = 100 << 20;
+  EXPECT_NEAR(model.sendTime(bytes, 0, 1),
+              cluster.device.launchOverheadS + cluster.intraNode.latencyS +
+                  bytes / model.effectiveBandwidth(cluster.intraNode),
+              1e-12);
+  EXPECT_NEAR(model.sendTime(bytes, 7, 8),
+              cluster.device.launchOverheadS + cluster.interNode.latencyS +
+                  bytes / model.effectiveBandwidth(cluster.interNode),
+              1e-12);
+  EXPECT_EQ(model.sendTime(bytes, 3, 3), 0);
+  EXPECT_DOUBLE_EQ(model.collectiveTime(CollectiveKind::Send, bytes, {7, 8}),
+                   model.sendTime(bytes, 7, 8));
+}
+
+TEST(CostModel, TrivialCollectivesAreFree) {
+  CostModel model = a100();
+  EXPECT_EQ(model.collectiveTime(CollectiveKind::AllReduce, 1 << 20, {3}), 0);
+  EXPECT_EQ(model.collectiveTime(CollectiveKind::AllGather, 0, {0, 1}), 0);
+}
+
+TEST(CostModel, RooflineComputeBoundMatmul) {
+  CostModel model = a100();
+  const topology::DeviceSpec &device = model.getCluster().device;
+  OpWork matmul{"matmul", DataType::F16, 2.0 * 8192 * 8192 * 8192,
+                3 * 8192 * 8192 * 2, 8192 * 8192 * 2, {}};
+  double time = model.computeTime(matmul);
+  double atPeak = matmul.flops / device.matrixPeak(DataType::F16);
+  // Compute-bound: slower than peak, but within the efficiency band.
+  EXPECT_GT(time, atPeak / 0.95);
+  EXPECT_LT(time, atPeak / 0.6);
+  // The same FLOPs in f32 run on the vector units: 16x slower.
+  OpWork f32 = matmul;
+  f32.dtype = DataType::F32;
+  EXPECT_GT(model.computeTime(f32), 10 * time);
+}
+
+TEST(CostModel, RooflineMemoryBoundElementwise) {
+  CostModel model = a100();
+  const topology::DeviceSpec &device = model.getCluster().device;
+  int64_t bytes = int64_t(256) << 20;
+  OpWork gelu{"gelu", DataType::F16, 8.0 * bytes / 2, bytes, bytes, {}};
+  double time = model.computeTime(gelu);
+  double atPeak = 2.0 * bytes / device.memoryBandwidth;
+  EXPECT_GT(time, atPeak);
+  EXPECT_LT(time, atPeak / 0.7);
+  // Memory-bound: doubling the FLOPs changes nothing.
+  OpWork heavier = gelu;
+  heavier.flops *= 2;
+  EXPECT_DOUBLE_EQ(model.computeTime(heavier), time);
+}
+
+TEST(CostModel, EfficiencyGrowsWithSize) {
+  CostModel model = a100();
+  double previous = 0;
+  for (double flops = 1e6; flops < 1e14; flops *= 10) {
+    double efficiency = model.matrixEfficiency(flops, DataType::F16);
+    EXPECT_GT(efficiency, previous);
+    EXPECT_LT(efficiency, 1.0);
+    previous = efficiency;
+  }
+  EXPECT_LT(model.memoryEfficiency(4096), 0.1);
+  EXPECT_GT(model.memoryEfficiency(1e10), 0.85);
+}
+
+TEST(CostModel, SmallKernelsPayTheLaunchOverhead) {
+  CostModel model = a100();
+  OpWork tiny{"add", DataType::F32, 16, 128, 64, {}};
+  EXPECT_GE(model.computeTime(tiny), model.getCluster().device.launchOverheadS);
+  OpWork view{"reshape", DataType::F32, 0, 0, 0, {}};
+  EXPECT_EQ(model.computeTime(view), 0);
+}
+
+TEST(ProfileTable, OverridesTheFormulaWhereItHasAnEntry) {
+  std::string error;
+  std::optional<ProfileTable> table = ProfileTable::parse(
+      R"({"entries": [{"kind": "matmul", "dtype": "f16",
+                       "shapes": [[64, 32], [32, 16], [64, 16]],
+                       "seconds": 0.25}]})",
+      "p.json", error);
+  ASSERT_TRUE(table) << error;
+  EXPECT_EQ(table->size(), 1u);
+  CostModel model(*topology::clusterPreset("dgx-a100"),
+                  std::make_shared<ProfileTable>(*table));
+  OpWork hit{"matmul", DataType::F16, 2.0 * 64 * 32 * 16, 0, 0,
+             {{64, 32}, {32, 16}, {64, 16}}};
+  EXPECT_EQ(model.computeTime(hit), 0.25);
+  OpWork otherDtype = hit;
+  otherDtype.dtype = DataType::BF16;
+  EXPECT_LT(model.computeTime(otherDtype), 1e-3);
+  OpWork otherShape = hit;
+  otherShape.shapes[0] = {64, 33};
+  EXPECT_LT(model.computeTime(otherShape), 1e-3);
+}
+
+struct BadProfile {
+  const char *text;
+  const char *error;
+};
+class ProfileErrors : public ::testing::TestWithParam<BadProfile> {};
+
+TEST_P(ProfileErrors, OneLineError) {
+  std::string error;
+  EXPECT_FALSE(ProfileTable::parse(GetParam().text, "p.json", error));
+  EXPECT_EQ(error, GetParam().error);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ProfileErrors,
+    ::testing::Values(
+        BadProfile{"{\"entries\": [}", "p.json:1:14: invalid JSON: syntax "
+                                       "error while parsing value - "
+                                       "unexpected '}'; expected '[', '{', "
+                                       "or a literal"},
+        BadProfile{"{}", "p.json: entries: expected {\"entries\": [...]}"},
+        BadProfile{R"({"entries": [], "x": 1})",
+                   "p.json: x: unknown key (expected: entries)"},
+        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "fp16",
+                     "shapes": [], "seconds": 1}]})",
+                   "p.json: entries[0].dtype: unknown element type 'fp16' "
+                   "(expected f16, bf16, f32, ...)"},
+        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "f16",
+                     "shapes": [[2, -1]], "seconds": 1}]})",
+                   "p.json: entries[0].shapes: sizes must be non-negative "
+                   "integers"},
+        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "f16",
+                     "shapes": [], "seconds": -1}]})",
+                   "p.json: entries[0].seconds: expected a non-negative "
+                   "number"},
+        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "f16",
+                     "shapes": [], "seconds": 1, "second": 2}]})",
+                   "p.json: entries[0].second: unknown key (expected one of: "
+                   "kind, dtype, shapes, seconds)"}));
+
+TEST(CollectiveKind, Names) {
+  EXPECT_EQ(parseCollectiveKind("reduce_scatter"), CollectiveKind::ReduceScatter);
+  EXPECT_EQ(collectiveKindName(CollectiveKind::AllToAll), "all_to_all");
+  EXPECT_FALSE(parseCollectiveKind("allreduce"));
+}
+
+} // namespace
