@@ -502,6 +502,19 @@ static LogicalResult verifyValueAttribute(Operation *op, Type type,
       return op->emitError() << what << ": '" << name << "' must be a string";
     return success();
   }
+  if (name == "dist.role") {
+    auto role = dyn_cast<StringAttr>(attr.getValue());
+    if (!role || !llvm::is_contained({"parameter", "data", "optimizer_state",
+                                      "loss", "gradient", "updated_parameter",
+                                      "updated_optimizer_state", "output"},
+                                     role.getValue()))
+      return op->emitError() << what << ": '" << name
+                             << "' must be one of \"parameter\", \"data\", "
+                                "\"optimizer_state\", \"loss\", \"gradient\", "
+                                "\"updated_parameter\", "
+                                "\"updated_optimizer_state\", \"output\"";
+    return success();
+  }
   if (name == "dist.bound") {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << what << ": '" << name << "' must be an integer";
@@ -585,6 +598,14 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
     if (!layer || layer.getInt() < 0)
       return op->emitError() << "'" << name
                              << "' must be a non-negative integer layer index";
+    return success();
+  }
+  if (name == "dist.phase") {
+    auto phase = dyn_cast<StringAttr>(attr.getValue());
+    if (!phase || !llvm::is_contained({"forward", "backward", "optimizer"},
+                                      phase.getValue()))
+      return op->emitError() << "'" << name
+                             << "' must be \"forward\", \"backward\" or \"optimizer\"";
     return success();
   }
   if (name == kShardingAttrName) {

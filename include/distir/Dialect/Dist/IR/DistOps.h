@@ -38,6 +38,27 @@ public:
   }
 };
 
+/// Reports declared result types that the inferred ones cannot refine.
+LogicalResult verifyInferredTypes(Operation *op, TypeRange inferred);
+
+/// Runs the op's result-type inference during verification, before the
+/// generic InferTypeOpInterface check, so that a bad op gets the rule's own
+/// message at its location and nothing more.
+template <typename ConcreteType>
+class InferredResultTypes
+    : public OpTrait::TraitBase<ConcreteType, InferredResultTypes> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    llvm::SmallVector<Type> inferred;
+    if (failed(ConcreteType::inferReturnTypes(
+            op->getContext(), op->getLoc(), op->getOperands(),
+            op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+            op->getRegions(), inferred)))
+      return failure();
+    return verifyInferredTypes(op, inferred);
+  }
+};
+
 // Custom directives of the op assembly formats.
 ParseResult parseDeviceGroups(OpAsmParser &parser, DeviceGroupsAttr &groups);
 void printDeviceGroups(OpAsmPrinter &printer, Operation *op,

@@ -27,16 +27,23 @@ def Dist_SamePlacement : NativeOpTrait<"SamePlacement"> {
 // Result types are inferred from operands and attributes; a declared result
 // type may be less refined (dynamic dims) than the inferred one, which is what
 // `dist-infer-shapes` refines.
-def Dist_InferRefinableType : InferTypeOpAdaptorBase<[{
+// The `InferredResultTypes` trait checks the inferred against the declared
+// types early (with the op's own message) so that a bad op reports one error.
+def Dist_InferredResultTypes : NativeOpTrait<"InferredResultTypes"> {
+  let cppNamespace = "::mlir::dist";
+}
+def Dist_InferRefinableType : TraitList<[
+  Dist_InferredResultTypes,
+  InferTypeOpAdaptorBase<[{
     static bool isCompatibleReturnTypes(::mlir::TypeRange l, ::mlir::TypeRange r) {
       return ::mlir::dist::areRefinableTypes(l, r);
     }
-}]>;
+  }]>]>;
 
 // Hooks: the DistOpInterface methods every compute op overrides. Components
 // add "execute", "buildGradient", "getShardingRule" here once they implement
 // them for every compute op.
-defvar Dist_ComputeHooks = ["getFlops"];
+defvar Dist_ComputeHooks = ["getFlops", "execute", "getShardingRule"];
 
 class Dist_ComputeOp<string mnemonic, list<Trait> traits = [],
                      list<string> extraHooks = []>
@@ -303,20 +310,20 @@ def Dist_CastOp : Dist_ComputeOp<"cast"> {
 }
 
 def Dist_ConstantOp : Dist_Op<"constant", [Pure, ConstantLike,
-    DeclareOpInterfaceMethods<Dist_OpInterface, ["getBytesRead"]>,
+    DeclareOpInterfaceMethods<Dist_OpInterface, ["getBytesRead", "getShardingRule"]>,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "A constant tensor, optionally placed on a device set";
   let description = [{
     ```mlir
     %0 = dist.constant dense<0.5> : tensor<f32>
-    %1 = dist.constant dense<0.0> : tensor<8x16xf32> {devices = #dist.devices<[0:4]>}
+    %1 = dist.constant dense<0.0> : tensor<8x16xf32> on [0:4]
     ```
     Splat constants of any size cost nothing to represent.
   }];
   let arguments = (ins ElementsAttr:$value,
                        OptionalAttr<Dist_DevicesAttr>:$devices);
   let results = (outs Dist_Tensor:$result);
-  let assemblyFormat = "$value attr-dict";
+  let hasCustomAssemblyFormat = 1;
   let hasFolder = 1;
 }
 
@@ -527,7 +534,7 @@ def Dist_ShardingConstraintOp : Dist_Op<"sharding_constraint", [Pure,
   }];
   let arguments = (ins Dist_Tensor:$input, Dist_ShardingAttr:$sharding);
   let results = (outs Dist_Tensor:$result);
-  let assemblyFormat = "$input $sharding attr-dict `:` type($input)";
+  let assemblyFormat = "$input `:` type($input) `to` qualified($sharding) attr-dict";
 }
 
 def Dist_MeshOp : Dist_Op<"mesh", [Symbol, HasParent<"::mlir::ModuleOp">]> {
