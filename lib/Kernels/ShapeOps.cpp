@@ -222,7 +222,7 @@ Status slice(const HostTensor &x, const Shape &starts, const Shape &limits,
                                      std::to_string(limit) + where);
       outShape[d] = (limit - start + stride - 1) / stride;
     } else {
-      if (limit < -1 || limit > start || start >= size)
+      if (limit < -1 || limit > start || (start >= size && start != limit))
         return kernelError(name, "with a negative stride need -1 <= limit <= "
                                  "start < size, got start " +
                                      std::to_string(start) + ", limit " +
@@ -292,6 +292,40 @@ Status splitEvenly(const HostTensor &x, int64_t axis, int64_t numParts,
                                     " does not split into " +
                                     std::to_string(numParts) + " equal parts");
   return split(x, dim, Shape(numParts, x.getDimSize(dim) / numParts), results);
+}
+
+Status insertSlice(const HostTensor &source, const Shape &offsets,
+                   HostTensor &target) {
+  const char *name = "insert_slice";
+  const int64_t rank = target.getRank();
+  if (source.getElementType() != target.getElementType() || source.getRank() != rank)
+    return kernelError(name, "source and target differ in element type or rank");
+  DISTIR_RETURN_IF_ERROR(checkRankedList(name, "offsets", offsets, rank));
+  for (int64_t d = 0; d < rank; ++d)
+    if (offsets[d] < 0 || offsets[d] + source.getDimSize(d) > target.getDimSize(d))
+      return kernelError(name, "block " + formatShape(source.getShape()) + " at " +
+                                   formatShape(offsets) + " does not fit in " +
+                                   formatShape(target.getShape()));
+  if (source.getNumElements() == 0)
+    return Status::success();
+  const int64_t width = getElementByteWidth(target.getElementType());
+  const Shape targetStrides = getStrides(target.getShape());
+  const int64_t row = rank == 0 ? 1 : source.getDimSize(rank - 1);
+  const int64_t numRows = source.getNumElements() / row;
+  Shape counter(std::max<int64_t>(rank - 1, 0), 0);
+  for (int64_t r = 0; r < numRows; ++r) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += (offsets[d] + (d < rank - 1 ? counter[d] : 0)) * targetStrides[d];
+    std::memcpy(bytesOf(target) + offset * width, bytesOf(source) + r * row * width,
+                static_cast<size_t>(row * width));
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      if (++counter[d] < source.getDimSize(d))
+        break;
+      counter[d] = 0;
+    }
+  }
+  return Status::success();
 }
 
 Status pad(const HostTensor &x, const Shape &low, const Shape &high,

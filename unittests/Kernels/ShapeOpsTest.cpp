@@ -85,6 +85,17 @@ TEST(Split, SizesAndEvenly) {
   EXPECT_ERROR(k::splitEvenly(x, 1, 2, {&a, &b}), "does not split into 2 equal parts");
 }
 
+TEST(InsertSlice, WritesABlock) {
+  HostTensor target(ElementType::F32, {3, 4});
+  ASSERT_OK(k::insertSlice(makeTensor({2, 2}, {1, 2, 3, 4}), {1, 2}, target));
+  expectTensor(target, {3, 4}, {0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4});
+  HostTensor scalar(ElementType::F32, {});
+  ASSERT_OK(k::insertSlice(makeTensor({}, {5}), {}, scalar));
+  expectTensor(scalar, {}, {5});
+  EXPECT_ERROR(k::insertSlice(makeTensor({2, 2}, {1, 2, 3, 4}), {2, 0}, target),
+               "does not fit");
+}
+
 TEST(Pad, EdgeAndInterior) {
   HostTensor out;
   ASSERT_OK(k::pad(makeTensor({2}, {1, 2}), {1}, {2}, {1}, out));

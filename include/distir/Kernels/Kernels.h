@@ -298,6 +298,10 @@ enum class ReductionKind { Sum, Prod, Min, Max, Avg };
 /// the order given (Avg divides the sum by the count).
 Status reduceTensors(const TensorList &inputs, ReductionKind kind,
                      HostTensor &result);
+/// Writes `source` into `target` with its first element at `offsets`
+/// (in place; source must fit and share the element type).
+Status insertSlice(const HostTensor &source, const Shape &offsets,
+                   HostTensor &target);
 /// Splits along `axis` into `numParts` equal pieces.
 Status splitEvenly(const HostTensor &x, int64_t axis, int64_t numParts,
                    const ResultList &results);

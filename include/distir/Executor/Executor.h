@@ -1,0 +1,87 @@
+//===- Executor.h - Reference interpreter of dist programs ------*- C++ -*-===//
+//
+// Interprets a func.func of the dist dialect on the CPU. A placed value holds
+// one local tensor per device of its device set; every compute op runs its
+// reference kernel (DistOpInterface::execute) once per device, and every
+// communication op performs its exact semantics over its groups. Unplaced
+// values (the sequential program) hold a single tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_EXECUTOR_EXECUTOR_H
+#define DISTIR_EXECUTOR_EXECUTOR_H
+
+#include "distir/Kernels/HostTensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace distir {
+
+/// The runtime value of one SSA value. Local tensors are immutable once
+/// made, so devices holding equal data (replicas, sends) share one buffer.
+struct PlacedValue {
+  /// Sorted device ids of the placement; empty for an unplaced value.
+  std::vector<int64_t> devices;
+  /// One tensor per device, aligned with `devices`; one for unplaced.
+  std::vector<std::shared_ptr<const HostTensor>> locals;
+
+  size_t size() const { return locals.size(); }
+  int64_t getByteSize() const;
+};
+
+/// The HostTensor element type of an MLIR element type (f64, f32, f16, bf16,
+/// i64, i32, i1), or nullopt for any other.
+std::optional<ElementType> getHostElementType(mlir::Type type);
+
+/// Element type and (static) shape of a ranked tensor type as a HostTensor
+/// would have them; fails with a message for dynamic or unsupported types.
+Status getHostTensorType(mlir::Type type, ElementType &elementType,
+                         std::vector<int64_t> &shape);
+
+/// Materializes a constant's elements (dense elements of a supported type).
+Status getConstantTensor(mlir::Attribute value, HostTensor &tensor);
+
+struct InterpreterOptions {
+  /// Upper bound on the bytes of live values; a program that needs more
+  /// fails with an error instead of exhausting the host. 0: three quarters
+  /// of physical memory.
+  int64_t maxLiveBytes = 0;
+};
+
+class Interpreter {
+public:
+  explicit Interpreter(mlir::ModuleOp module, InterpreterOptions options = {});
+
+  /// Runs `func` with one argument value per function argument (each laid
+  /// out as its type says). Errors are emitted as diagnostics at the op that
+  /// failed.
+  mlir::LogicalResult run(mlir::func::FuncOp func,
+                          std::vector<PlacedValue> arguments,
+                          std::vector<PlacedValue> &results);
+
+private:
+  using Environment = llvm::DenseMap<mlir::Value, PlacedValue>;
+
+  mlir::LogicalResult runOp(mlir::Operation *op, Environment &values,
+                            std::vector<PlacedValue> &returned);
+  mlir::LogicalResult runCompute(mlir::Operation *op, Environment &values);
+  mlir::LogicalResult runCommunication(mlir::Operation *op,
+                                       Environment &values);
+  mlir::LogicalResult define(mlir::Operation *op, mlir::Value value,
+                             PlacedValue placed, Environment &values);
+
+  mlir::ModuleOp module;
+  int64_t maxLiveBytes;
+  int64_t liveBytes = 0;
+  int callDepth = 0;
+};
+
+} // namespace distir
+
+#endif // DISTIR_EXECUTOR_EXECUTOR_H

@@ -1,0 +1,572 @@
+//===- Executor.cpp - Reference interpreter of dist programs --------------===//
+
+#include "distir/Executor/Executor.h"
+
+#include "distir/Dialect/Dist/IR/DistOps.h"
+#include "distir/Kernels/Kernels.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::dist;
+namespace k = distir::kernels;
+
+namespace distir {
+
+namespace {
+
+/// Calls are interpreted recursively; deeper than this is a runaway program.
+constexpr int kMaxCallDepth = 64;
+
+using TensorRef = std::shared_ptr<const HostTensor>;
+
+int64_t getDefaultMemoryLimit() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return int64_t(8) << 30;
+  return static_cast<int64_t>(pages) / 4 * 3 * static_cast<int64_t>(pageSize);
+}
+
+std::vector<int64_t> getDeviceIds(Type type) {
+  if (DevicesAttr devices = getPlacement(type))
+    return std::vector<int64_t>(devices.getIds().begin(), devices.getIds().end());
+  return {};
+}
+
+/// Position of `device` in a value's sorted device list, or -1.
+int64_t indexOfDevice(const PlacedValue &value, int64_t device) {
+  auto it = std::lower_bound(value.devices.begin(), value.devices.end(), device);
+  if (it == value.devices.end() || *it != device)
+    return -1;
+  return it - value.devices.begin();
+}
+
+/// An empty value shaped for `type`'s placement (locals still null).
+PlacedValue makeEmptyValue(Type type) {
+  PlacedValue value;
+  value.devices = getDeviceIds(type);
+  value.locals.resize(std::max<size_t>(value.devices.size(), 1));
+  return value;
+}
+
+k::ReductionKind toKernel(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::sum:
+    return k::ReductionKind::Sum;
+  case ReductionKind::prod:
+    return k::ReductionKind::Prod;
+  case ReductionKind::min:
+    return k::ReductionKind::Min;
+  case ReductionKind::max:
+    return k::ReductionKind::Max;
+  case ReductionKind::avg:
+    return k::ReductionKind::Avg;
+  }
+  return k::ReductionKind::Sum;
+}
+
+LogicalResult report(Operation *op, const Status &status) {
+  if (status.ok())
+    return success();
+  return op->emitOpError() << status.message();
+}
+
+/// Checks that every local of `value` has the local shape and element type
+/// of `type` (what the verifier promised and the kernels must deliver).
+LogicalResult checkAgainstType(Operation *op, const PlacedValue &value, Type type,
+                               StringRef what) {
+  ElementType elementType;
+  std::vector<int64_t> shape;
+  if (Status status = getHostTensorType(type, elementType, shape); !status.ok())
+    return op->emitOpError() << what << ": " << status.message();
+  for (size_t i = 0; i < value.size(); ++i) {
+    const HostTensor &local = *value.locals[i];
+    if (local.getElementType() != elementType || local.getShape() != shape)
+      return op->emitOpError()
+             << what << " is " << formatShape(local.getShape()) << " "
+             << getElementTypeName(local.getElementType())
+             << " at run time but its type says " << formatShape(shape) << " "
+             << getElementTypeName(elementType);
+  }
+  return success();
+}
+
+/// The members' local tensors of one group, in group order.
+k::TensorList gatherGroup(const PlacedValue &value, ArrayRef<int64_t> group) {
+  k::TensorList members;
+  for (int64_t device : group)
+    members.push_back(value.locals[indexOfDevice(value, device)].get());
+  return members;
+}
+
+TensorRef share(HostTensor &&tensor) {
+  return std::make_shared<const HostTensor>(std::move(tensor));
+}
+
+/// Splits `tensor` into `parts` equal blocks along `dim`.
+Status splitIntoBlocks(const HostTensor &tensor, int64_t dim, int64_t parts,
+                       std::vector<TensorRef> &blocks) {
+  std::vector<HostTensor> pieces(static_cast<size_t>(parts));
+  k::ResultList targets;
+  for (HostTensor &piece : pieces)
+    targets.push_back(&piece);
+  DISTIR_RETURN_IF_ERROR(k::splitEvenly(tensor, dim, parts, targets));
+  blocks.clear();
+  for (HostTensor &piece : pieces)
+    blocks.push_back(share(std::move(piece)));
+  return Status::success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Types and constants
+//===----------------------------------------------------------------------===//
+
+int64_t PlacedValue::getByteSize() const {
+  int64_t bytes = 0;
+  for (const TensorRef &local : locals)
+    if (local)
+      bytes += local->getByteSize();
+  return bytes;
+}
+
+std::optional<ElementType> getHostElementType(Type type) {
+  if (type.isF64())
+    return ElementType::F64;
+  if (type.isF32())
+    return ElementType::F32;
+  if (type.isF16())
+    return ElementType::F16;
+  if (type.isBF16())
+    return ElementType::BF16;
+  if (type.isSignlessInteger(64))
+    return ElementType::I64;
+  if (type.isSignlessInteger(32))
+    return ElementType::I32;
+  if (type.isSignlessInteger(1))
+    return ElementType::I1;
+  return std::nullopt;
+}
+
+Status getHostTensorType(Type type, ElementType &elementType,
+                         std::vector<int64_t> &shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return Status::error("type " + text + " is not a ranked tensor");
+  if (!tensor.hasStaticShape())
+    return Status::error("type " + text +
+                         " has a dynamic shape (run dist-opt --dist-infer-shapes first)");
+  std::optional<ElementType> host = getHostElementType(tensor.getElementType());
+  if (!host)
+    return Status::error("element type of " + text +
+                         " is not supported (f64, f32, f16, bf16, i64, i32, i1)");
+  elementType = *host;
+  shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  return checkShape(shape, elementType);
+}
+
+Status getConstantTensor(Attribute value, HostTensor &tensor) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return Status::error("only dense constants can be executed");
+  ElementType elementType;
+  std::vector<int64_t> shape;
+  auto type = cast<RankedTensorType>(dense.getType());
+  DISTIR_RETURN_IF_ERROR(getHostTensorType(
+      RankedTensorType::get(type.getShape(), type.getElementType()), elementType,
+      shape));
+  HostTensor result(elementType, shape);
+  const int64_t count = result.getNumElements();
+  auto store = [&](int64_t i, auto element) {
+    if constexpr (std::is_same_v<decltype(element), APFloat>) {
+      result.setFromDouble(i, element.convertToDouble());
+    } else if (elementType == ElementType::I64) {
+      result.getData<int64_t>()[i] = element.getSExtValue();
+    } else if (elementType == ElementType::I32) {
+      result.getData<int32_t>()[i] = static_cast<int32_t>(element.getSExtValue());
+    } else {
+      result.getData<uint8_t>()[i] = !element.isZero();
+    }
+  };
+  if (isFloatType(elementType)) {
+    if (dense.isSplat()) {
+      result.fill(dense.getSplatValue<APFloat>().convertToDouble());
+    } else {
+      int64_t i = 0;
+      for (APFloat element : dense.getValues<APFloat>())
+        store(i++, element);
+    }
+  } else {
+    int64_t i = 0;
+    if (dense.isSplat()) {
+      APInt splat = dense.getSplatValue<APInt>();
+      for (; i < count; ++i)
+        store(i, splat);
+    } else {
+      for (APInt element : dense.getValues<APInt>())
+        store(i++, element);
+    }
+  }
+  tensor = std::move(result);
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Interpreter
+//===----------------------------------------------------------------------===//
+
+Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
+    : module(module),
+      maxLiveBytes(options.maxLiveBytes > 0 ? options.maxLiveBytes
+                                            : getDefaultMemoryLimit()) {}
+
+LogicalResult Interpreter::define(Operation *op, Value value, PlacedValue placed,
+                                  Environment &values) {
+  int64_t bytes = placed.getByteSize();
+  if (liveBytes + bytes > maxLiveBytes)
+    return op->emitError() << "the program needs more than " << maxLiveBytes
+                           << " bytes of live values on the host";
+  liveBytes += bytes;
+  values[value] = std::move(placed);
+  return success();
+}
+
+LogicalResult Interpreter::run(func::FuncOp func, std::vector<PlacedValue> arguments,
+                               std::vector<PlacedValue> &results) {
+  if (func.isExternal())
+    return func.emitOpError() << "has no body to execute";
+  if (arguments.size() != func.getNumArguments())
+    return func.emitOpError() << "expects " << func.getNumArguments()
+                              << " arguments, got " << arguments.size();
+  if (++callDepth > kMaxCallDepth) {
+    --callDepth;
+    return func.emitOpError() << "calls nest deeper than " << kMaxCallDepth;
+  }
+  llvm::scope_exit leave([&] { --callDepth; });
+
+  Block &body = func.getBody().front();
+  Environment values;
+  for (auto [index, argument] : llvm::enumerate(body.getArguments())) {
+    PlacedValue &value = arguments[index];
+    if (value.devices != getDeviceIds(argument.getType()) ||
+        value.locals.size() != std::max<size_t>(value.devices.size(), 1))
+      return func.emitOpError() << "argument " << index
+                                << " is not laid out on the devices of its type";
+    std::string what = "argument " + std::to_string(index);
+    if (failed(checkAgainstType(func, value, argument.getType(), what)) ||
+        failed(define(func, argument, std::move(value), values)))
+      return failure();
+  }
+
+  // Free every value after its last use to bound memory.
+  llvm::DenseMap<Value, Operation *> lastUse;
+  for (Operation &op : body)
+    for (Value operand : op.getOperands())
+      lastUse[operand] = &op;
+
+  std::vector<PlacedValue> returned;
+  for (Operation &op : body) {
+    if (failed(runOp(&op, values, returned)))
+      return failure();
+    auto release = [&](Value value) {
+      auto it = values.find(value);
+      if (it == values.end())
+        return;
+      liveBytes -= it->second.getByteSize();
+      values.erase(it);
+    };
+    for (Value operand : op.getOperands())
+      if (lastUse.lookup(operand) == &op)
+        release(operand);
+    for (Value result : op.getResults())
+      if (!lastUse.count(result))
+        release(result);
+  }
+  for (Value argument : body.getArguments()) {
+    auto it = values.find(argument);
+    if (it != values.end()) {
+      liveBytes -= it->second.getByteSize();
+      values.erase(it);
+    }
+  }
+  results = std::move(returned);
+  return success();
+}
+
+LogicalResult Interpreter::runOp(Operation *op, Environment &values,
+                                 std::vector<PlacedValue> &returned) {
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    for (Value operand : ret.getOperands())
+      returned.push_back(values.lookup(operand));
+    return success();
+  }
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, call.getCalleeAttr());
+    if (!callee)
+      return op->emitOpError() << "calls unknown function " << call.getCalleeAttr();
+    std::vector<PlacedValue> arguments, results;
+    for (Value operand : call.getOperands())
+      arguments.push_back(values.lookup(operand));
+    if (failed(run(callee, std::move(arguments), results)))
+      return op->emitError() << "in the call to " << call.getCalleeAttr();
+    for (auto [result, value] : llvm::zip(call.getResults(), results))
+      if (failed(define(op, result, std::move(value), values)))
+        return failure();
+    return success();
+  }
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    HostTensor tensor;
+    if (failed(report(op, getConstantTensor(constant.getValue(), tensor))))
+      return failure();
+    PlacedValue value = makeEmptyValue(constant.getType());
+    TensorRef shared = share(std::move(tensor));
+    std::fill(value.locals.begin(), value.locals.end(), shared);
+    if (failed(checkAgainstType(op, value, constant.getType(), "result")))
+      return failure();
+    return define(op, constant.getResult(), std::move(value), values);
+  }
+  if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
+    return define(op, constraint.getResult(), values.lookup(constraint.getInput()),
+                  values);
+  if (isa<SendOp, CollectiveOpInterface>(op))
+    return runCommunication(op, values);
+  if (isa<DistOpInterface>(op))
+    return runCompute(op, values);
+  return op->emitOpError() << "is not supported by the reference executor";
+}
+
+LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
+  auto compute = cast<DistOpInterface>(op);
+  if (op->getNumResults() == 0)
+    return success();
+  const std::vector<int64_t> devices = getDeviceIds(op->getResult(0).getType());
+  const size_t numDevices = std::max<size_t>(devices.size(), 1);
+
+  struct ResultType {
+    ElementType elementType;
+    std::vector<int64_t> shape;
+  };
+  std::vector<ResultType> resultTypes(op->getNumResults());
+  int64_t bytes = 0;
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    ResultType &type = resultTypes[index];
+    if (Status status = getHostTensorType(result.getType(), type.elementType, type.shape);
+        !status.ok())
+      return op->emitOpError() << "result " << index << ": " << status.message();
+    bytes += getNumElements(type.shape) * getElementByteWidth(type.elementType) *
+             static_cast<int64_t>(numDevices);
+  }
+  if (liveBytes + bytes > maxLiveBytes)
+    return op->emitError() << "the program needs more than " << maxLiveBytes
+                           << " bytes of live values on the host";
+
+  std::vector<const PlacedValue *> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(&values[operand]);
+  std::vector<PlacedValue> results(op->getNumResults());
+  for (PlacedValue &result : results) {
+    result.devices = devices;
+    result.locals.reserve(numDevices);
+  }
+  std::vector<const HostTensor *> operandTensors(operands.size());
+  std::vector<HostTensor> resultTensors(op->getNumResults());
+  std::vector<HostTensor *> resultPointers;
+  for (HostTensor &tensor : resultTensors)
+    resultPointers.push_back(&tensor);
+  for (size_t device = 0; device < numDevices; ++device) {
+    for (size_t i = 0; i < operands.size(); ++i)
+      operandTensors[i] = operands[i]->locals[device].get();
+    for (size_t i = 0; i < resultTensors.size(); ++i)
+      resultTensors[i] = HostTensor(resultTypes[i].elementType, resultTypes[i].shape);
+    if (devices.empty()) {
+      if (failed(compute.execute(operandTensors, resultPointers)))
+        return failure();
+    } else {
+      // Re-emit a kernel's error with the device it failed on, still as one
+      // diagnostic.
+      std::string message;
+      LogicalResult executed = failure();
+      {
+        ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diagnostic) {
+          message = diagnostic.str();
+          return success();
+        });
+        executed = compute.execute(operandTensors, resultPointers);
+      }
+      if (failed(executed))
+        return op->emitError() << message << " (on device " << devices[device] << ")";
+    }
+    for (size_t i = 0; i < resultTensors.size(); ++i)
+      results[i].locals.push_back(share(std::move(resultTensors[i])));
+  }
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    std::string what = "result " + std::to_string(index);
+    if (failed(checkAgainstType(op, results[index], result.getType(), what)) ||
+        failed(define(op, result, std::move(results[index]), values)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) {
+  Value resultValue = op->getResult(0);
+  const PlacedValue &input = values[op->getOperand(0)];
+  PlacedValue result = makeEmptyValue(resultValue.getType());
+  auto setLocal = [&](int64_t device, TensorRef tensor) {
+    result.locals[indexOfDevice(result, device)] = std::move(tensor);
+  };
+
+  LogicalResult status =
+      llvm::TypeSwitch<Operation *, LogicalResult>(op)
+          .Case<SendOp>([&](SendOp) {
+            // Position by position between sorted device sets.
+            result.locals = input.locals;
+            return success();
+          })
+          .Case<AllReduceOp>([&](AllReduceOp allReduce) -> LogicalResult {
+            DeviceGroupsAttr groups = allReduce.getGroups();
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              HostTensor sum;
+              if (failed(report(op, k::reduceTensors(gatherGroup(input, groups.getGroup(g)),
+                                                     toKernel(allReduce.getReduction()), sum))))
+                return failure();
+              TensorRef shared = share(std::move(sum));
+              for (int64_t device : groups.getGroup(g))
+                setLocal(device, shared);
+            }
+            return success();
+          })
+          .Case<AllGatherOp>([&](AllGatherOp allGather) -> LogicalResult {
+            DeviceGroupsAttr groups = allGather.getGroups();
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              HostTensor gathered;
+              if (failed(report(op, k::concat(gatherGroup(input, groups.getGroup(g)),
+                                              static_cast<int64_t>(allGather.getDim()),
+                                              gathered))))
+                return failure();
+              TensorRef shared = share(std::move(gathered));
+              for (int64_t device : groups.getGroup(g))
+                setLocal(device, shared);
+            }
+            return success();
+          })
+          .Case<ReduceScatterOp>([&](ReduceScatterOp reduceScatter) -> LogicalResult {
+            DeviceGroupsAttr groups = reduceScatter.getGroups();
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              ArrayRef<int64_t> group = groups.getGroup(g);
+              HostTensor sum;
+              std::vector<TensorRef> blocks;
+              if (failed(report(op, k::reduceTensors(gatherGroup(input, group),
+                                                     toKernel(reduceScatter.getReduction()),
+                                                     sum))) ||
+                  failed(report(op, splitIntoBlocks(sum, static_cast<int64_t>(reduceScatter.getDim()),
+                                                    static_cast<int64_t>(group.size()), blocks))))
+                return failure();
+              for (auto [rank, device] : llvm::enumerate(group))
+                setLocal(device, blocks[rank]);
+            }
+            return success();
+          })
+          .Case<AllToAllOp>([&](AllToAllOp allToAll) -> LogicalResult {
+            DeviceGroupsAttr groups = allToAll.getGroups();
+            const int64_t splitDim = static_cast<int64_t>(allToAll.getSplitDim());
+            const int64_t concatDim = static_cast<int64_t>(allToAll.getConcatDim());
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              ArrayRef<int64_t> group = groups.getGroup(g);
+              const int64_t n = static_cast<int64_t>(group.size());
+              // blocks[i][j]: member i's j-th block, sent to member j.
+              std::vector<std::vector<TensorRef>> blocks(n);
+              k::TensorList members = gatherGroup(input, group);
+              for (int64_t i = 0; i < n; ++i)
+                if (failed(report(op, splitIntoBlocks(*members[i], splitDim, n, blocks[i]))))
+                  return failure();
+              for (int64_t j = 0; j < n; ++j) {
+                k::TensorList received;
+                for (int64_t i = 0; i < n; ++i)
+                  received.push_back(blocks[i][j].get());
+                HostTensor joined;
+                if (failed(report(op, k::concat(received, concatDim, joined))))
+                  return failure();
+                setLocal(group[j], share(std::move(joined)));
+              }
+            }
+            return success();
+          })
+          .Case<BroadcastOp>([&](BroadcastOp broadcast) {
+            DeviceGroupsAttr groups = broadcast.getGroups();
+            const int64_t root = static_cast<int64_t>(broadcast.getRoot());
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              ArrayRef<int64_t> group = groups.getGroup(g);
+              TensorRef value = input.locals[indexOfDevice(input, group[root])];
+              for (int64_t device : group)
+                setLocal(device, value);
+            }
+            return success();
+          })
+          .Case<ScatterOp>([&](ScatterOp scatter) -> LogicalResult {
+            DeviceGroupsAttr groups = scatter.getGroups();
+            const int64_t root = static_cast<int64_t>(scatter.getRoot());
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              ArrayRef<int64_t> group = groups.getGroup(g);
+              std::vector<TensorRef> blocks;
+              if (failed(report(op, splitIntoBlocks(*input.locals[indexOfDevice(input, group[root])],
+                                                    static_cast<int64_t>(scatter.getDim()),
+                                                    static_cast<int64_t>(group.size()), blocks))))
+                return failure();
+              for (auto [rank, device] : llvm::enumerate(group))
+                setLocal(device, blocks[rank]);
+            }
+            return success();
+          })
+          .Case<GatherOp>([&](GatherOp gather) -> LogicalResult {
+            DeviceGroupsAttr groups = gather.getGroups();
+            const int64_t root = static_cast<int64_t>(gather.getRoot());
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              ArrayRef<int64_t> group = groups.getGroup(g);
+              HostTensor gathered;
+              if (failed(report(op, k::concat(gatherGroup(input, group),
+                                              static_cast<int64_t>(gather.getDim()), gathered))))
+                return failure();
+              setLocal(group[root], share(std::move(gathered)));
+            }
+            return success();
+          })
+          .Case<ReduceOp>([&](ReduceOp reduce) -> LogicalResult {
+            DeviceGroupsAttr groups = reduce.getGroups();
+            const int64_t root = static_cast<int64_t>(reduce.getRoot());
+            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+              ArrayRef<int64_t> group = groups.getGroup(g);
+              HostTensor sum;
+              if (failed(report(op, k::reduceTensors(gatherGroup(input, group),
+                                                     toKernel(reduce.getReduction()), sum))))
+                return failure();
+              setLocal(group[root], share(std::move(sum)));
+            }
+            return success();
+          })
+          .Default([&](Operation *) {
+            return op->emitOpError() << "is not supported by the reference executor";
+          });
+  if (failed(status))
+    return failure();
+  for (const TensorRef &local : result.locals)
+    if (!local)
+      return op->emitOpError() << "left a device of its result without a value";
+  if (failed(checkAgainstType(op, result, resultValue.getType(), "result")))
+    return failure();
+  return define(op, resultValue, std::move(result), values);
+}
+
+} // namespace distir

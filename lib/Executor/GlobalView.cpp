@@ -1,0 +1,224 @@
+//===- GlobalView.cpp - Global values of placed signatures ----------------===//
+
+#include "distir/Executor/GlobalView.h"
+
+#include "distir/Dialect/Dist/IR/DistOps.h"
+#include "distir/Dialect/Dist/IR/Mesh.h"
+#include "distir/Kernels/Kernels.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::dist;
+namespace k = distir::kernels;
+
+namespace distir {
+
+namespace {
+
+using BlockKey = std::vector<int64_t>;
+
+LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
+                        const std::string &what, const std::string &defaultName,
+                        GlobalLayout &layout) {
+  layout = GlobalLayout();
+  layout.name = defaultName;
+  if (attributes) {
+    if (auto name = attributes.getAs<StringAttr>(DistDialect::kNameAttrName))
+      layout.name = name.getValue().str();
+    if (auto bound = attributes.getAs<IntegerAttr>("dist.bound"))
+      layout.bound = bound.getInt();
+  }
+  if (Status status = getHostTensorType(type, layout.elementType, layout.localShape);
+      !status.ok())
+    return func.emitOpError() << what << " ('" << layout.name << "'): " << status.message();
+  layout.globalShape = layout.localShape;
+  if (DevicesAttr devices = getPlacement(type))
+    layout.devices.assign(devices.getIds().begin(), devices.getIds().end());
+  const size_t numDevices = layout.devices.size();
+  const int64_t rank = static_cast<int64_t>(layout.localShape.size());
+  layout.blockOffsets.assign(numDevices, std::vector<int64_t>(rank, 0));
+  layout.partialRanks.assign(numDevices, 0);
+
+  ShardingAttr sharding =
+      attributes ? attributes.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
+                 : ShardingAttr();
+  // On an unplaced value a sharding is only a request to the partitioner.
+  if (!sharding || numDevices == 0)
+    return success();
+  auto meshOp = SymbolTable::lookupNearestSymbolFrom<MeshOp>(func, sharding.getMesh());
+  if (!meshOp)
+    return func.emitOpError() << what << " ('" << layout.name << "'): unknown mesh "
+                              << sharding.getMesh();
+  Mesh mesh = Mesh::fromOp(meshOp);
+  auto axisIndices = [&](ArrayRef<StringRef> names,
+                         SmallVectorImpl<int64_t> &indices) -> LogicalResult {
+    for (StringRef name : names) {
+      std::optional<int64_t> index = mesh.getAxisIndex(name);
+      if (!index)
+        return func.emitOpError() << what << " ('" << layout.name
+                                  << "'): mesh has no axis '" << name << "'";
+      indices.push_back(*index);
+    }
+    return success();
+  };
+  for (int64_t device : layout.devices)
+    if (!mesh.contains(device))
+      return func.emitOpError() << what << " ('" << layout.name << "'): device "
+                                << device << " is not in mesh " << sharding.getMesh();
+  if (sharding.getRank() != rank)
+    return func.emitOpError() << what << " ('" << layout.name << "'): sharding of rank "
+                              << sharding.getRank() << " for a tensor of rank " << rank;
+  for (int64_t d = 0; d < rank; ++d) {
+    SmallVector<int64_t> indices;
+    if (failed(axisIndices(sharding.getAxesOfDim(d), indices)))
+      return failure();
+    int64_t factor = 1;
+    for (int64_t index : indices)
+      factor *= mesh.getAxisSize(index);
+    layout.globalShape[d] *= factor;
+    layout.numBlocks *= factor;
+    if (indices.empty())
+      continue;
+    for (size_t i = 0; i < numDevices; ++i)
+      layout.blockOffsets[i][d] =
+          mesh.getRankAlong(layout.devices[i], indices) * layout.localShape[d];
+  }
+  SmallVector<int64_t> partialIndices;
+  if (failed(axisIndices(sharding.getPartial(), partialIndices)))
+    return failure();
+  if (!partialIndices.empty())
+    for (size_t i = 0; i < numDevices; ++i)
+      layout.partialRanks[i] = mesh.getRankAlong(layout.devices[i], partialIndices);
+  if (Status status = checkShape(layout.globalShape, layout.elementType); !status.ok())
+    return func.emitOpError() << what << " ('" << layout.name
+                              << "'): global shape: " << status.message();
+  return success();
+}
+
+/// Per block: the lowest partial rank among the devices holding it.
+std::map<BlockKey, int64_t> getOwnerRanks(const GlobalLayout &layout) {
+  std::map<BlockKey, int64_t> owners;
+  for (size_t i = 0; i < layout.devices.size(); ++i) {
+    auto [it, inserted] = owners.try_emplace(layout.blockOffsets[i], layout.partialRanks[i]);
+    if (!inserted)
+      it->second = std::min(it->second, layout.partialRanks[i]);
+  }
+  return owners;
+}
+
+std::string formatError(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.3g", value);
+  return buffer;
+}
+
+} // namespace
+
+LogicalResult getArgumentLayouts(func::FuncOp func,
+                                 std::vector<GlobalLayout> &layouts) {
+  layouts.resize(func.getNumArguments());
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (failed(getLayout(func, func.getArgumentTypes()[i], func.getArgAttrDict(i),
+                         "argument " + std::to_string(i), "arg" + std::to_string(i),
+                         layouts[i])))
+      return failure();
+  return success();
+}
+
+LogicalResult getResultLayouts(func::FuncOp func, std::vector<GlobalLayout> &layouts) {
+  layouts.resize(func.getNumResults());
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (failed(getLayout(func, func.getResultTypes()[i], func.getResultAttrDict(i),
+                         "result " + std::to_string(i), "result" + std::to_string(i),
+                         layouts[i])))
+      return failure();
+  return success();
+}
+
+Status distributeGlobal(const HostTensor &global, const GlobalLayout &layout,
+                        PlacedValue &value) {
+  if (global.getElementType() != layout.elementType ||
+      global.getShape() != layout.globalShape)
+    return Status::error("'" + layout.name + "' needs a global " +
+                         formatShape(layout.globalShape) + " " +
+                         getElementTypeName(layout.elementType) + " tensor, got " +
+                         formatShape(global.getShape()) + " " +
+                         getElementTypeName(global.getElementType()));
+  value = PlacedValue();
+  value.devices = layout.devices;
+  if (layout.devices.empty()) {
+    value.locals.push_back(std::make_shared<const HostTensor>(global));
+    return Status::success();
+  }
+  std::map<BlockKey, int64_t> owners = getOwnerRanks(layout);
+  // Replicas share one buffer.
+  std::map<BlockKey, std::shared_ptr<const HostTensor>> blocks, zeros;
+  for (size_t i = 0; i < layout.devices.size(); ++i) {
+    const BlockKey &offsets = layout.blockOffsets[i];
+    const bool owner = layout.partialRanks[i] == owners[offsets];
+    auto &cache = owner ? blocks : zeros;
+    auto it = cache.find(offsets);
+    if (it == cache.end()) {
+      HostTensor block(layout.elementType, layout.localShape);
+      if (owner) {
+        k::Shape limits(offsets.size()), strides(offsets.size(), 1);
+        for (size_t d = 0; d < offsets.size(); ++d)
+          limits[d] = offsets[d] + layout.localShape[d];
+        DISTIR_RETURN_IF_ERROR(k::slice(global, offsets, limits, strides, block));
+      }
+      it = cache.emplace(offsets, std::make_shared<const HostTensor>(std::move(block))).first;
+    }
+    value.locals.push_back(it->second);
+  }
+  return Status::success();
+}
+
+Status assembleGlobal(const PlacedValue &value, const GlobalLayout &layout,
+                      double rtol, double atol, HostTensor &global) {
+  if (layout.devices.empty()) {
+    global = *value.locals[0];
+    return Status::success();
+  }
+  // Block -> partial rank -> index of the first device holding it.
+  std::map<BlockKey, std::map<int64_t, size_t>> holders;
+  for (size_t i = 0; i < value.devices.size(); ++i) {
+    auto [it, inserted] =
+        holders[layout.blockOffsets[i]].try_emplace(layout.partialRanks[i], i);
+    if (inserted)
+      continue;
+    const size_t first = it->second;
+    TensorDifference difference;
+    DISTIR_RETURN_IF_ERROR(
+        compareTensors(*value.locals[i], *value.locals[first], rtol, atol, difference));
+    if (difference.numMismatches > 0)
+      return Status::error("'" + layout.name + "': replicas on devices " +
+                           std::to_string(value.devices[first]) + " and " +
+                           std::to_string(value.devices[i]) +
+                           " differ (max_abs_err " + formatError(difference.maxAbsErr) +
+                           ")");
+  }
+  if (static_cast<int64_t>(holders.size()) != layout.numBlocks)
+    return Status::error("'" + layout.name + "': its devices hold " +
+                         std::to_string(holders.size()) + " of the " +
+                         std::to_string(layout.numBlocks) + " blocks of the global tensor");
+  HostTensor result(layout.elementType, layout.globalShape);
+  for (const auto &[offsets, partials] : holders) {
+    k::TensorList parts;
+    for (const auto &[rank, index] : partials)
+      parts.push_back(value.locals[index].get());
+    if (parts.size() == 1) {
+      DISTIR_RETURN_IF_ERROR(k::insertSlice(*parts[0], offsets, result));
+      continue;
+    }
+    HostTensor sum;
+    DISTIR_RETURN_IF_ERROR(k::reduceTensors(parts, k::ReductionKind::Sum, sum));
+    DISTIR_RETURN_IF_ERROR(k::insertSlice(sum, offsets, result));
+  }
+  global = std::move(result);
+  return Status::success();
+}
+
+} // namespace distir
