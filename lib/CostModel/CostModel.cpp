@@ -335,6 +335,26 @@ double CostModel::collectiveTimeOnShape(CollectiveKind kind, int64_t bytes,
   return cluster.device.launchOverheadS + time;
 }
 
+int64_t CostModel::bytesSentPerDevice(CollectiveKind kind, int64_t bytes,
+                                      int64_t groupSize) {
+  if (groupSize <= 1 || bytes <= 0)
+    return kind == CollectiveKind::Send ? std::max<int64_t>(bytes, 0) : 0;
+  // (n-1)/n of S, twice for all-reduce; in 128-bit arithmetic so that a
+  // trillion-parameter payload times a large group cannot overflow.
+  __int128 share = static_cast<__int128>(bytes) * (groupSize - 1) / groupSize;
+  switch (kind) {
+  case CollectiveKind::AllReduce:
+    return static_cast<int64_t>(2 * share);
+  case CollectiveKind::Send:
+  case CollectiveKind::Broadcast:
+  case CollectiveKind::Reduce:
+    // Pipelined chains: every member forwards the whole payload once.
+    return bytes;
+  default:
+    return static_cast<int64_t>(share);
+  }
+}
+
 double CostModel::sendTime(int64_t bytes, int64_t src, int64_t dst) const {
   if (bytes <= 0 || src == dst)
     return 0;

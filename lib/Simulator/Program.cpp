@@ -78,9 +78,11 @@ TaskId Program::addCompute(LabelId label, DeviceSetId devices,
 TaskId Program::addCollective(LabelId label, DeviceSetId devices,
                               GroupingId grouping, double durationS,
                               int64_t commBytes, int64_t resultBytes,
-                              const std::vector<TaskId> &taskDeps) {
+                              const std::vector<TaskId> &taskDeps,
+                              DeviceSetId resultSet) {
   Task task;
   task.kind = TaskKind::Collective;
+  task.target = resultSet == devices ? kNoId : resultSet;
   task.label = label;
   task.devices = devices;
   task.grouping = grouping;

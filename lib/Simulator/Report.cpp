@@ -38,8 +38,15 @@ static std::string printf1(const char *format, double value) {
   return buffer;
 }
 
-static std::string gib(int64_t bytes) {
-  return printf1("%.2f GiB", static_cast<double>(bytes) / (1u << 30));
+static std::string formatBytes(int64_t bytes) {
+  double value = static_cast<double>(bytes);
+  if (bytes >= (int64_t(1) << 30))
+    return printf1("%.2f GiB", value / (1u << 30));
+  if (bytes >= (int64_t(1) << 20))
+    return printf1("%.2f MiB", value / (1u << 20));
+  if (bytes >= 1024)
+    return printf1("%.2f KiB", value / 1024);
+  return std::to_string(bytes) + " B";
 }
 
 void printSummary(std::ostream &os, const SimResult &result,
@@ -68,9 +75,9 @@ void printSummary(std::ostream &os, const SimResult &result,
   os << "\n";
   os << "comm bytes:     " << result.commBytes << "\n";
   bool fits = fitsInMemory(result, context);
-  os << "peak memory:    " << gib(result.peakMemoryBytes);
+  os << "peak memory:    " << formatBytes(result.peakMemoryBytes);
   if (context.memoryCapacityBytes > 0)
-    os << " of " << gib(context.memoryCapacityBytes)
+    os << " of " << formatBytes(context.memoryCapacityBytes)
        << (fits ? " (fits)" : " (DOES NOT FIT)");
   os << "\n\n";
 
@@ -84,7 +91,7 @@ void printSummary(std::ostream &os, const SimResult &result,
       devices = devices.substr(0, 17) + "...";
     std::snprintf(line, sizeof(line), "%-20s %12.3f %12.3f %12.3f %14s\n",
                   devices.c_str(), c.computeS * ms, c.commS * ms, c.idleS * ms,
-                  gib(c.peakMemoryBytes).c_str());
+                  formatBytes(c.peakMemoryBytes).c_str());
     os << line;
   }
   if (!result.topOps.empty()) {

@@ -112,6 +112,18 @@ bool buildClasses(const Program &program, ClassStructure &cs,
       countInSet[c] = 0;
   }
   cs.numClasses = static_cast<uint32_t>(classSize.size());
+  // Number classes by their smallest device, so that reports and traces list
+  // them in device order.
+  std::vector<int32_t> renumbered(cs.numClasses, -1);
+  int32_t next = 0;
+  for (int64_t d = 0; d < cs.numDevices; ++d) {
+    int32_t &c = cs.classOf[d];
+    if (c < 0)
+      continue;
+    if (renumbered[c] < 0)
+      renumbered[c] = next++;
+    c = renumbered[c];
+  }
 
   cs.setClassBegin.assign(numSets + 1, 0);
   std::vector<uint32_t> scratch;
@@ -272,7 +284,7 @@ std::optional<SimResult> simulate(const Program &program,
       return set == kNoId || set >= program.numDeviceSets();
     };
     if (badSet(task.devices) ||
-        (task.kind == TaskKind::Send && badSet(task.target))) {
+        (task.target != kNoId && badSet(task.target))) {
       error = taskName(program, t) + ": unknown device set";
       return std::nullopt;
     }
@@ -291,9 +303,20 @@ std::optional<SimResult> simulate(const Program &program,
     slotBase[t] = static_cast<uint32_t>(numSlots);
     numSlots += cs.numSlots(task.devices);
     resultBase[t] = slotBase[t];
-    if (task.kind == TaskKind::Send) {
+    if (task.target != kNoId) {
       resultBase[t] = static_cast<uint32_t>(numSlots);
       numSlots += cs.numSlots(task.target);
+    }
+    if (task.kind == TaskKind::Collective && task.target != kNoId) {
+      const uint32_t *classes = cs.classes(task.target);
+      for (uint32_t r = 0, e = cs.numSlots(task.target); r < e; ++r)
+        if (cs.slotOf(task.devices, classes[r]) == kNoId) {
+          error = taskName(program, t) +
+                  ": its result lives outside the devices it runs on";
+          return std::nullopt;
+        }
+    }
+    if (task.kind == TaskKind::Send) {
       auto [it, inserted] =
           sendPairsCache.try_emplace({task.devices, task.target});
       if (inserted && !buildSendPairs(program, cs, task.devices, task.target,
@@ -332,6 +355,12 @@ std::optional<SimResult> simulate(const Program &program,
       uint32_t base = resultBase[producer];
       for (uint32_t k = 0; k < slots; ++k) {
         uint32_t slot = where == task.devices ? k : cs.slotOf(where, classes[k]);
+        // A broadcast or scatter reads its operand on the roots only; the
+        // group waits for them.
+        if (slot == kNoId && task.kind == TaskKind::Collective) {
+          depSlot[size_t(k) * numDeps + j] = kNoId;
+          continue;
+        }
         if (slot == kNoId) {
           error = taskName(program, t) + " uses the result of " +
                   taskName(program, producer) +
@@ -347,8 +376,9 @@ std::optional<SimResult> simulate(const Program &program,
   auto releaseDeps = [&](const Task &task, uint32_t k, double when) {
     uint32_t numDeps = task.depEnd - task.depBegin;
     for (uint32_t j = 0; j < numDeps; ++j) {
-      double &use = lastUse[depSlot[size_t(k) * numDeps + j]];
-      use = std::max(use, when);
+      uint32_t slot = depSlot[size_t(k) * numDeps + j];
+      if (slot != kNoId)
+        lastUse[slot] = std::max(lastUse[slot], when);
     }
   };
   auto occupy = [&](uint32_t cls, Stream stream, double from, double to) {
@@ -405,6 +435,14 @@ std::optional<SimResult> simulate(const Program &program,
           occupy(classes[k], Stream::Collective, begin, end);
           commBusy[classes[k]] += task.durationS;
           releaseDeps(task, k, end);
+        }
+      }
+      if (task.target != kNoId) {
+        const uint32_t *resultClasses = cs.classes(task.target);
+        for (uint32_t r = 0, e = cs.numSlots(task.target); r < e; ++r) {
+          uint32_t k = cs.slotOf(task.devices, resultClasses[r]);
+          start[resultBase[t] + r] = start[base + k];
+          finish[resultBase[t] + r] = finish[base + k];
         }
       }
       break;

@@ -92,6 +92,8 @@ public:
                      std::shared_ptr<const ProfileTable> profile = nullptr);
 
   const Cluster &getCluster() const { return cluster; }
+  /// Whether computeTime may consult measured times (OpWork::shapes needed).
+  bool hasProfile() const { return profile && profile->size() > 0; }
 
   /// Seconds one device spends on `work`: the profile entry if there is one,
   /// else the roofline with efficiency curves plus the launch overhead.
@@ -105,6 +107,11 @@ public:
                         const std::vector<int64_t> &group) const;
   double collectiveTimeOnShape(CollectiveKind kind, int64_t bytes,
                                const GroupShape &shape) const;
+
+  /// Bytes one member of a group of `groupSize` sends for a collective with
+  /// payload `bytes` under the ring algorithms (NCCL's accounting).
+  static int64_t bytesSentPerDevice(CollectiveKind kind, int64_t bytes,
+                                    int64_t groupSize);
 
   /// Seconds to send `bytes` from `src` to `dst` (alpha + bytes / bandwidth).
   double sendTime(int64_t bytes, int64_t src, int64_t dst) const;

@@ -53,7 +53,8 @@ struct Task {
   LabelId label = kNoId;
   /// Where the task runs; for a send, the senders.
   DeviceSetId devices = kNoId;
-  /// Send only: the receivers, position by position.
+  /// Where the result lives when not on `devices`: the receivers of a send
+  /// (position by position), the roots of a gather or reduce.
   DeviceSetId target = kNoId;
   /// Collective only: the groups.
   GroupingId grouping = kNoId;
@@ -68,9 +69,7 @@ struct Task {
   bool liveOut = false;
   uint32_t depBegin = 0, depEnd = 0;
 
-  DeviceSetId resultSet() const {
-    return kind == TaskKind::Send ? target : devices;
-  }
+  DeviceSetId resultSet() const { return target != kNoId ? target : devices; }
 };
 
 class Program {
@@ -85,9 +84,13 @@ public:
   TaskId addCompute(LabelId label, DeviceSetId devices, double durationS,
                     double flops, int64_t resultBytes,
                     const std::vector<TaskId> &deps);
+  /// `resultSet`: where the result lives if not on all of `devices` (the
+  /// roots of gather/reduce). Operands may live on a subset of `devices`
+  /// (the roots of broadcast/scatter).
   TaskId addCollective(LabelId label, DeviceSetId devices, GroupingId grouping,
                        double durationS, int64_t commBytes,
-                       int64_t resultBytes, const std::vector<TaskId> &deps);
+                       int64_t resultBytes, const std::vector<TaskId> &deps,
+                       DeviceSetId resultSet = kNoId);
   TaskId addSend(LabelId label, DeviceSetId from, DeviceSetId to,
                  double durationS, int64_t bytes,
                  const std::vector<TaskId> &deps);

@@ -1,0 +1,51 @@
+//===- Lowering.h - From placed dist IR to the simulator's program -*- C++ -*-===//
+//
+// Walks one func.func of placed dist ops in program order and emits one task
+// per op, with its duration from the cost model. Function arguments
+// (parameters, gradients, optimizer state, inputs) are resident on their
+// placement for the whole step; values the function returns stay allocated
+// to its end. Unplaced values (the sequential program) live on device 0.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_SIMULATOR_LOWERING_H
+#define DISTIR_SIMULATOR_LOWERING_H
+
+#include "distir/CostModel/CostModel.h"
+#include "distir/Simulator/Program.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+
+namespace distir {
+namespace sim {
+
+struct LoweringResult {
+  /// Largest device id the program uses, plus one.
+  int64_t numDevicesUsed = 0;
+  /// Task of each simulated op, in program order (for annotations).
+  std::vector<std::pair<mlir::Operation *, TaskId>> opTasks;
+};
+
+/// Lowers `func` into `program`. Emits an error diagnostic at the offending
+/// op (unsupported op, device id beyond the cluster) and fails.
+mlir::FailureOr<LoweringResult> lowerToProgram(mlir::func::FuncOp func,
+                                               const cost::CostModel &model,
+                                               Program &program);
+
+/// Estimated seconds of one op on the model's cluster (the duration its task
+/// gets), or std::nullopt for ops the simulator does not model.
+std::optional<double> estimateOpTime(mlir::Operation *op,
+                                     const cost::CostModel &model);
+
+/// The function to simulate: `name` if given, else `main`, else the only
+/// function with a body. Emits an error on the module and returns null.
+mlir::func::FuncOp findEntryFunction(mlir::ModuleOp module,
+                                     llvm::StringRef name);
+
+} // namespace sim
+} // namespace distir
+
+#endif // DISTIR_SIMULATOR_LOWERING_H

@@ -1,0 +1,306 @@
+//===- Lowering.cpp - From placed dist IR to the simulator's program ------===//
+
+#include "distir/Simulator/Lowering.h"
+
+#include "distir/Dialect/Dist/IR/Dist.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <tuple>
+
+using namespace mlir;
+
+namespace distir {
+namespace sim {
+
+namespace {
+
+topology::DataType dataTypeOf(Type type) {
+  Type element = type;
+  if (auto tensor = dyn_cast<ShapedType>(type))
+    element = tensor.getElementType();
+  if (element.isF16())
+    return topology::DataType::F16;
+  if (element.isBF16())
+    return topology::DataType::BF16;
+  if (element.isF64())
+    return topology::DataType::F64;
+  if (element.isInteger(1))
+    return topology::DataType::I1;
+  if (element.isInteger(8))
+    return topology::DataType::I8;
+  if (element.isInteger(32))
+    return topology::DataType::I32;
+  if (element.isInteger(64))
+    return topology::DataType::I64;
+  // f32 and everything without a dedicated hardware figure.
+  return topology::DataType::F32;
+}
+
+std::optional<cost::CollectiveKind> collectiveKindOf(Operation *op) {
+  return cost::parseCollectiveKind(op->getName().stripDialect());
+}
+
+std::vector<int64_t> toVector(ArrayRef<int64_t> ids) {
+  return std::vector<int64_t>(ids.begin(), ids.end());
+}
+
+/// The devices a value lives on; unplaced values live on device 0.
+ArrayRef<int64_t> devicesOf(Value value) {
+  static const int64_t kDeviceZero = 0;
+  if (dist::DevicesAttr devices = dist::getPlacement(value))
+    return devices.getIds();
+  return ArrayRef<int64_t>(kDeviceZero);
+}
+
+double collectiveDuration(dist::CollectiveOpInterface collective,
+                          cost::CollectiveKind kind,
+                          const cost::CostModel &model) {
+  dist::DeviceGroupsAttr groups = collective.getGroupsAttr();
+  int64_t payload = collective.getPayloadBytes();
+  double duration = 0;
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g)
+    duration = std::max(duration, model.collectiveTime(
+                                      kind, payload, toVector(groups.getGroup(g))));
+  return duration;
+}
+
+double sendDuration(dist::SendOp send, const cost::CostModel &model) {
+  ArrayRef<int64_t> from = devicesOf(send.getInput());
+  ArrayRef<int64_t> to = send.getTo().getIds();
+  int64_t bytes = dist::detail::getTensorBytes(send.getInput().getType());
+  double duration = 0;
+  for (size_t i = 0; i < from.size() && i < to.size(); ++i)
+    duration = std::max(duration, model.sendTime(bytes, from[i], to[i]));
+  return duration;
+}
+
+cost::OpWork workOf(dist::DistOpInterface op, const cost::CostModel &model) {
+  Operation *operation = op.getOperation();
+  cost::OpWork work;
+  work.kind = op.getCostKind();
+  Type typed = operation->getNumResults() ? operation->getResult(0).getType()
+               : operation->getNumOperands() ? operation->getOperand(0).getType()
+                                            : Type();
+  if (typed)
+    work.dtype = dataTypeOf(typed);
+  work.flops = op.getFlops();
+  work.bytesRead = op.getBytesRead();
+  work.bytesWritten = op.getBytesWritten();
+  if (model.hasProfile()) {
+    auto addShape = [&](Type type) {
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        work.shapes.push_back(toVector(tensor.getShape()));
+    };
+    for (Type type : operation->getOperandTypes())
+      addShape(type);
+    for (Type type : operation->getResultTypes())
+      addShape(type);
+  }
+  return work;
+}
+
+class Lowerer {
+public:
+  Lowerer(const cost::CostModel &model, Program &program)
+      : model(model), program(program),
+        clusterDevices(model.getCluster().numDevices()) {}
+
+  FailureOr<LoweringResult> run(func::FuncOp func);
+
+private:
+  FailureOr<DeviceSetId> setOf(Operation *op, ArrayRef<int64_t> devices,
+                               Attribute key);
+  FailureOr<DeviceSetId> setOf(Operation *op, Value value) {
+    return setOf(op, devicesOf(value), dist::getPlacement(value));
+  }
+  LogicalResult lowerOp(Operation *op);
+  LabelId labelOf(Operation *op) {
+    auto [it, inserted] = labels.try_emplace(op->getName().getStringRef(), 0);
+    if (inserted)
+      it->second = program.addLabel(op->getName().getStringRef());
+    return it->second;
+  }
+
+  const cost::CostModel &model;
+  Program &program;
+  int64_t clusterDevices;
+  LoweringResult result;
+  llvm::DenseMap<Attribute, DeviceSetId> sets;
+  DeviceSetId unplaced = kNoId;
+  llvm::DenseMap<Attribute, GroupingId> groupings;
+  llvm::DenseMap<Operation *, TaskId> taskOf;
+  llvm::StringMap<LabelId> labels;
+  // Collective and send times depend only on their attributes and payload.
+  std::map<std::tuple<const void *, const void *, int64_t>, double> commTimes;
+  std::vector<TaskId> deps;
+};
+
+FailureOr<DeviceSetId> Lowerer::setOf(Operation *op, ArrayRef<int64_t> devices,
+                                      Attribute key) {
+  if (!key && unplaced != kNoId)
+    return unplaced;
+  if (key)
+    if (auto it = sets.find(key); it != sets.end())
+      return it->second;
+  for (int64_t device : devices)
+    if (device >= clusterDevices)
+      return op->emitError() << "uses device " << device << " but cluster '"
+                             << model.getCluster().name << "' has "
+                             << clusterDevices << " devices";
+  if (!devices.empty())
+    result.numDevicesUsed =
+        std::max(result.numDevicesUsed, devices.back() + 1);
+  DeviceSetId id = program.addDeviceSet(toVector(devices));
+  if (key)
+    sets[key] = id;
+  else
+    unplaced = id;
+  return id;
+}
+
+LogicalResult Lowerer::lowerOp(Operation *op) {
+  deps.clear();
+  for (Value operand : op->getOperands())
+    if (Operation *producer = operand.getDefiningOp())
+      if (auto it = taskOf.find(producer); it != taskOf.end())
+        deps.push_back(it->second);
+  int64_t resultBytes = dist::detail::sumTensorBytes(op->getResultTypes());
+  TaskId task;
+
+  if (auto send = dyn_cast<dist::SendOp>(op)) {
+    FailureOr<DeviceSetId> from = setOf(op, send.getInput());
+    FailureOr<DeviceSetId> to = setOf(op, send.getTo().getIds(), send.getTo());
+    if (failed(from) || failed(to))
+      return failure();
+    int64_t bytes = dist::detail::getTensorBytes(send.getInput().getType());
+    auto key = std::make_tuple(dist::getPlacement(send.getInput()).getAsOpaquePointer(),
+                               send.getTo().getAsOpaquePointer(), bytes);
+    auto [it, inserted] = commTimes.try_emplace(key, 0.0);
+    if (inserted)
+      it->second = sendDuration(send, model);
+    task = program.addSend(labelOf(op), *from, *to, it->second, bytes, deps);
+  } else if (auto collective = dyn_cast<dist::CollectiveOpInterface>(op)) {
+    std::optional<cost::CollectiveKind> kind = collectiveKindOf(op);
+    if (!kind)
+      return op->emitError() << "unknown collective kind for the simulator";
+    dist::DeviceGroupsAttr groups = collective.getGroupsAttr();
+    dist::DevicesAttr all = groups.getUnion();
+    FailureOr<DeviceSetId> devices = setOf(op, all.getIds(), all);
+    FailureOr<DeviceSetId> resultSet = setOf(op, op->getResult(0));
+    if (failed(devices) || failed(resultSet))
+      return failure();
+    auto [groupIt, newGroups] = groupings.try_emplace(groups, 0);
+    if (newGroups) {
+      std::vector<std::vector<int64_t>> list;
+      for (int64_t g = 0; g < groups.getNumGroups(); ++g)
+        list.push_back(toVector(groups.getGroup(g)));
+      groupIt->second = program.addGrouping(*devices, list);
+    }
+    int64_t payload = collective.getPayloadBytes();
+    auto key = std::make_tuple(groups.getAsOpaquePointer(),
+                               op->getName().getAsOpaquePointer(), payload);
+    auto [it, inserted] = commTimes.try_emplace(key, 0.0);
+    if (inserted)
+      it->second = collectiveDuration(collective, *kind, model);
+    task = program.addCollective(
+        labelOf(op), *devices, groupIt->second, it->second,
+        cost::CostModel::bytesSentPerDevice(*kind, payload,
+                                            groups.getGroupSize()),
+        resultBytes, deps, *resultSet);
+  } else if (auto compute = dyn_cast<dist::DistOpInterface>(op)) {
+    Value placed = op->getNumResults() ? op->getResult(0)
+                   : op->getNumOperands() ? op->getOperand(0)
+                                          : Value();
+    FailureOr<DeviceSetId> devices =
+        placed ? setOf(op, placed) : setOf(op, devicesOf(Value()), Attribute());
+    if (failed(devices))
+      return failure();
+    cost::OpWork work = workOf(compute, model);
+    task = program.addCompute(labelOf(op), *devices, model.computeTime(work),
+                              work.flops, resultBytes, deps);
+  } else {
+    return op->emitError() << "'" << op->getName()
+                           << "' is not supported by the simulator";
+  }
+  taskOf[op] = task;
+  result.opTasks.emplace_back(op, task);
+  return success();
+}
+
+FailureOr<LoweringResult> Lowerer::run(func::FuncOp func) {
+  if (func.isExternal())
+    return func.emitError() << "cannot simulate a function without a body";
+  for (BlockArgument argument : func.getArguments()) {
+    FailureOr<DeviceSetId> set = setOf(func, argument);
+    if (failed(set))
+      return failure();
+    program.addResident(*set, dist::detail::getTensorBytes(argument.getType()));
+  }
+  Block &body = func.getBody().front();
+  if (!func.getBody().hasOneBlock())
+    return func.emitError() << "cannot simulate a function with control flow";
+  for (Operation &op : body) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (Value value : ret.getOperands())
+        if (Operation *producer = value.getDefiningOp())
+          if (auto it = taskOf.find(producer); it != taskOf.end())
+            program.markLiveOut(it->second);
+      continue;
+    }
+    if (failed(lowerOp(&op)))
+      return failure();
+  }
+  return std::move(result);
+}
+
+} // namespace
+
+FailureOr<LoweringResult> lowerToProgram(func::FuncOp func,
+                                         const cost::CostModel &model,
+                                         Program &program) {
+  return Lowerer(model, program).run(func);
+}
+
+std::optional<double> estimateOpTime(Operation *op,
+                                     const cost::CostModel &model) {
+  if (auto send = dyn_cast<dist::SendOp>(op))
+    return sendDuration(send, model);
+  if (auto collective = dyn_cast<dist::CollectiveOpInterface>(op)) {
+    if (std::optional<cost::CollectiveKind> kind = collectiveKindOf(op))
+      return collectiveDuration(collective, *kind, model);
+    return std::nullopt;
+  }
+  if (auto compute = dyn_cast<dist::DistOpInterface>(op))
+    return model.computeTime(workOf(compute, model));
+  return std::nullopt;
+}
+
+func::FuncOp findEntryFunction(ModuleOp module, llvm::StringRef name) {
+  if (!name.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func)
+      module.emitError() << "no function named '" << name << "'";
+    return func;
+  }
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    return main;
+  func::FuncOp only;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (only) {
+      module.emitError() << "several functions: choose one with --entry";
+      return nullptr;
+    }
+    only = func;
+  }
+  if (!only)
+    module.emitError() << "no function to simulate";
+  return only;
+}
+
+} // namespace sim
+} // namespace distir
