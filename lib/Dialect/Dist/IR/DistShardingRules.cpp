@@ -1,0 +1,724 @@
+//===- DistShardingRules.cpp - how each dist op may be split -------------===//
+//
+// DistOpInterface::getShardingRule for every compute op, and the rewrite of
+// the attributes that hold global shapes once an op works on local shapes.
+// Splits are only declared where running the op unchanged on each device's
+// block (then summing, for reductions) gives the block of the global result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/IR/ShardingRule.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+using Rule = ShardingRule;
+static constexpr int64_t kNone = ShardingRule::kNoLoop;
+
+//===----------------------------------------------------------------------===//
+// ShardingRule
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> ShardingRule::addLoops(int64_t rank, bool splittable) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(addLoop(splittable));
+  return dims;
+}
+
+bool ShardingRule::isInResult(int64_t loop, unsigned result) const {
+  return llvm::is_contained(resultDims[result], loop);
+}
+
+bool ShardingRule::isUsed(int64_t loop) const {
+  auto contains = [&](const SmallVector<int64_t> &dims) {
+    return llvm::is_contained(dims, loop);
+  };
+  return llvm::any_of(operandDims, contains) || llvm::any_of(resultDims, contains);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+/// Maps a broadcast operand's dims onto the loops of the result dims
+/// (aligned on the right): a dim of size 1 stretched to more maps to none.
+static SmallVector<int64_t> broadcastDims(RankedTensorType operand,
+                                          ArrayRef<int64_t> resultShape,
+                                          ArrayRef<int64_t> resultLoops) {
+  SmallVector<int64_t> dims;
+  int64_t offset = resultShape.size() - operand.getRank();
+  for (int64_t d = 0; d < operand.getRank(); ++d) {
+    int64_t size = operand.getDimSize(d), target = resultShape[d + offset];
+    dims.push_back(size == 1 && target != 1 ? kNone : resultLoops[d + offset]);
+  }
+  return dims;
+}
+
+/// Elementwise with NumPy broadcasting: one loop per result dim.
+static void buildBroadcastRule(Operation *op, Rule &rule) {
+  auto result = tensorType(op->getResult(0));
+  SmallVector<int64_t> loops = rule.addLoops(result.getRank());
+  for (Value operand : op->getOperands())
+    rule.addOperand(broadcastDims(tensorType(operand), result.getShape(), loops));
+  rule.addResult(loops);
+}
+
+/// Every operand and result has the same shape: one loop per dim.
+static void buildIdentityRule(Operation *op, Rule &rule) {
+  int64_t rank = tensorType(op->getResult(0)).getRank();
+  SmallVector<int64_t> loops = rule.addLoops(rank);
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    rule.addOperand(loops);
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    rule.addResult(loops);
+}
+
+/// Makes the op pass pending sums of all operands through to its results.
+static void setJointlyLinear(Operation *op, Rule &rule) {
+  rule.linearity = Rule::Linearity::Joint;
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    rule.linearOperands.push_back(i);
+}
+
+static int64_t normalizeAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+#define DEFINE_BROADCAST_RULE(OP, LINEAR)                                     \
+  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
+    buildBroadcastRule(getOperation(), rule);                                 \
+    if (LINEAR)                                                               \
+      setJointlyLinear(getOperation(), rule);                                 \
+    return success();                                                         \
+  }
+DEFINE_BROADCAST_RULE(AddOp, true)
+DEFINE_BROADCAST_RULE(SubOp, true)
+DEFINE_BROADCAST_RULE(MulOp, false)
+DEFINE_BROADCAST_RULE(DivOp, false)
+DEFINE_BROADCAST_RULE(PowOp, false)
+DEFINE_BROADCAST_RULE(WhereOp, false)
+#undef DEFINE_BROADCAST_RULE
+
+#define DEFINE_IDENTITY_RULE(OP, LINEAR)                                      \
+  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
+    buildIdentityRule(getOperation(), rule);                                  \
+    if (LINEAR)                                                               \
+      setJointlyLinear(getOperation(), rule);                                 \
+    return success();                                                         \
+  }
+DEFINE_IDENTITY_RULE(NegOp, true)
+DEFINE_IDENTITY_RULE(DropoutOp, true)
+DEFINE_IDENTITY_RULE(ExpOp, false)
+DEFINE_IDENTITY_RULE(LogOp, false)
+DEFINE_IDENTITY_RULE(SqrtOp, false)
+DEFINE_IDENTITY_RULE(RsqrtOp, false)
+DEFINE_IDENTITY_RULE(ErfOp, false)
+DEFINE_IDENTITY_RULE(ReluOp, false)
+DEFINE_IDENTITY_RULE(TanhOp, false)
+DEFINE_IDENTITY_RULE(SigmoidOp, false)
+DEFINE_IDENTITY_RULE(GeluOp, false)
+DEFINE_IDENTITY_RULE(CastOp, false)
+DEFINE_IDENTITY_RULE(ReluGradOp, false)
+DEFINE_IDENTITY_RULE(TanhGradOp, false)
+DEFINE_IDENTITY_RULE(SigmoidGradOp, false)
+DEFINE_IDENTITY_RULE(GeluGradOp, false)
+DEFINE_IDENTITY_RULE(SgdUpdateOp, false)
+#undef DEFINE_IDENTITY_RULE
+
+LogicalResult AdamUpdateOp::getShardingRule(ShardingRule &rule) {
+  SmallVector<int64_t> loops = rule.addLoops(getParam().getType().getRank());
+  for (Value operand : getOperation()->getOperands()) {
+    if (operand == getStep()) {
+      // One element shared by every device.
+      rule.addOperand(SmallVector<int64_t>(getStep().getType().getRank(), kNone));
+      continue;
+    }
+    rule.addOperand(loops);
+  }
+  for (unsigned i = 0; i < 3; ++i)
+    rule.addResult(loops);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::getShardingRule(ShardingRule &rule) {
+  RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
+  RankedTensorType result = getType();
+  bool lhsVector = lhs.getRank() == 1, rhsVector = rhs.getRank() == 1;
+  int64_t batchRank = result.getRank() - (lhsVector ? 0 : 1) - (rhsVector ? 0 : 1);
+  SmallVector<int64_t> batchLoops = rule.addLoops(batchRank);
+  ArrayRef<int64_t> batchShape = result.getShape().take_front(batchRank);
+  int64_t m = lhsVector ? kNone : rule.addLoop();
+  int64_t n = rhsVector ? kNone : rule.addLoop();
+  int64_t k = rule.addLoop();
+
+  // The batch dims of an operand broadcast against the result's.
+  auto operandDims = [&](RankedTensorType type, int64_t rowLoop,
+                         int64_t colLoop) -> SmallVector<int64_t> {
+    if (type.getRank() == 1)
+      return {k};
+    auto batch = RankedTensorType::get(type.getShape().drop_back(2),
+                                       type.getElementType());
+    SmallVector<int64_t> dims = broadcastDims(batch, batchShape, batchLoops);
+    dims.append({rowLoop, colLoop});
+    return dims;
+  };
+  rule.addOperand(getTransposeA() ? operandDims(lhs, k, m) : operandDims(lhs, m, k));
+  rule.addOperand(getTransposeB() ? operandDims(rhs, n, k) : operandDims(rhs, k, n));
+  SmallVector<int64_t> resultDims(batchLoops);
+  if (m != kNone)
+    resultDims.push_back(m);
+  if (n != kNone)
+    resultDims.push_back(n);
+  rule.addResult(resultDims);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and normalization
+//===----------------------------------------------------------------------===//
+
+/// One loop per dim; the dims in `whole` are needed whole on every device.
+static SmallVector<int64_t> loopsExcept(Rule &rule, int64_t rank,
+                                        ArrayRef<int64_t> whole) {
+  SmallVector<int64_t> loops;
+  for (int64_t d = 0; d < rank; ++d)
+    loops.push_back(rule.addLoop(!llvm::is_contained(whole, d)));
+  return loops;
+}
+
+LogicalResult SoftmaxOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getType().getRank();
+  SmallVector<int64_t> whole{normalizeAxis((int64_t)getAxis(), rank)};
+  // The causal mask compares global row and column indices.
+  if (getCausal())
+    whole = {rank - 2, rank - 1};
+  SmallVector<int64_t> loops = loopsExcept(rule, rank, whole);
+  rule.addOperand(loops);
+  rule.addResult(loops);
+  return success();
+}
+
+#define DEFINE_AXIS_RULE(OP, AXIS_OF)                                         \
+  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
+    int64_t rank = getType().getRank();                                       \
+    SmallVector<int64_t> loops =                                              \
+        loopsExcept(rule, rank, {normalizeAxis((int64_t)AXIS_OF, rank)});     \
+    for (unsigned i = 0; i < getOperation()->getNumOperands(); ++i)           \
+      rule.addOperand(loops);                                                 \
+    rule.addResult(loops);                                                    \
+    return success();                                                         \
+  }
+DEFINE_AXIS_RULE(LogSoftmaxOp, getAxis())
+DEFINE_AXIS_RULE(SoftmaxGradOp, getAxis())
+DEFINE_AXIS_RULE(LogSoftmaxGradOp, getAxis())
+#undef DEFINE_AXIS_RULE
+
+/// Loops of a layer_norm input: the normalized dims [axis, rank) whole.
+static SmallVector<int64_t> layerNormLoops(Rule &rule, int64_t rank, int64_t axis,
+                                           SmallVectorImpl<int64_t> &normalized) {
+  SmallVector<int64_t> loops;
+  for (int64_t d = 0; d < rank; ++d)
+    loops.push_back(rule.addLoop(/*splittable=*/d < axis));
+  normalized.assign(loops.begin() + axis, loops.end());
+  return loops;
+}
+
+LogicalResult LayerNormOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getType().getRank();
+  SmallVector<int64_t> normalized;
+  SmallVector<int64_t> loops = layerNormLoops(
+      rule, rank, normalizeAxis((int64_t)getAxis(), rank), normalized);
+  rule.addOperand(loops);
+  rule.addOperand(normalized);
+  rule.addOperand(normalized);
+  rule.addResult(loops);
+  return success();
+}
+
+LogicalResult LayerNormGradOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getInput().getType().getRank();
+  SmallVector<int64_t> normalized;
+  SmallVector<int64_t> loops = layerNormLoops(
+      rule, rank, normalizeAxis((int64_t)getAxis(), rank), normalized);
+  rule.addOperand(loops);
+  rule.addOperand(loops);
+  rule.addOperand(normalized);
+  // Scale and bias gradients sum over the leading dims.
+  rule.addResult(loops);
+  rule.addResult(normalized);
+  rule.addResult(normalized);
+  return success();
+}
+
+LogicalResult BatchNormOp::getShardingRule(ShardingRule &rule) {
+  SmallVector<int64_t> loops = rule.addLoops(getType().getRank());
+  rule.addOperand(loops);
+  for (int i = 0; i < 4; ++i)
+    rule.addOperand({loops[1]});
+  rule.addResult(loops);
+  return success();
+}
+
+LogicalResult BatchNormGradOp::getShardingRule(ShardingRule &rule) {
+  SmallVector<int64_t> loops = rule.addLoops(getInput().getType().getRank());
+  rule.addOperand(loops);
+  rule.addOperand(loops);
+  for (int i = 0; i < 3; ++i)
+    rule.addOperand({loops[1]});
+  rule.addResult(loops);
+  rule.addResult({loops[1]});
+  rule.addResult({loops[1]});
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::getShardingRule(ShardingRule &rule) {
+  SmallVector<int64_t> loops = rule.addLoops(getInput().getType().getRank());
+  rule.addOperand(loops);
+  SmallVector<int64_t> resultDims;
+  for (int64_t p : getPermutation())
+    resultDims.push_back(loops[p]);
+  rule.addResult(resultDims);
+  setJointlyLinear(getOperation(), rule);
+  return success();
+}
+
+LogicalResult ReshapeOp::getShardingRule(ShardingRule &rule) {
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> out = getType().getShape();
+  SmallVector<int64_t> inDims(in.size(), kNone), outDims(out.size(), kNone);
+  auto isPlain = [](ArrayRef<int64_t> shape) {
+    return llvm::all_of(shape, [](int64_t d) { return d > 0; });
+  };
+  size_t i = 0, j = 0;
+  if (isPlain(in) && isPlain(out)) {
+    // Groups of consecutive dims with equal products (row-major
+    // reassociation). Only the major non-unit factors of a group share a
+    // loop: their blocks are the same contiguous ranges of elements.
+    while (i < in.size() && j < out.size()) {
+      size_t i0 = i, j0 = j;
+      int64_t pi = in[i++], pj = out[j++];
+      while (pi != pj) {
+        if (pi < pj && i < in.size())
+          pi *= in[i++];
+        else if (pj < pi && j < out.size())
+          pj *= out[j++];
+        else
+          break;
+      }
+      if (pi != pj)
+        break;
+      size_t iMajor = i0, jMajor = j0;
+      while (iMajor + 1 < i && in[iMajor] == 1)
+        ++iMajor;
+      while (jMajor + 1 < j && out[jMajor] == 1)
+        ++jMajor;
+      int64_t shared = rule.addLoop();
+      inDims[iMajor] = outDims[jMajor] = shared;
+      for (size_t d = i0; d < i; ++d)
+        if (d != iMajor)
+          inDims[d] = rule.addLoop(/*splittable=*/false);
+      for (size_t d = j0; d < j; ++d)
+        if (d != jMajor)
+          outDims[d] = rule.addLoop(/*splittable=*/false);
+    }
+  }
+  // Whatever is left (unit dims, dynamic or empty shapes) stays whole.
+  for (int64_t &dim : inDims)
+    if (dim == kNone)
+      dim = rule.addLoop(/*splittable=*/false);
+  for (int64_t &dim : outDims)
+    if (dim == kNone)
+      dim = rule.addLoop(/*splittable=*/false);
+  rule.addOperand(inDims);
+  rule.addResult(outDims);
+  setJointlyLinear(getOperation(), rule);
+  return success();
+}
+
+LogicalResult ConcatOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getType().getRank();
+  SmallVector<int64_t> loops =
+      loopsExcept(rule, rank, {normalizeAxis((int64_t)getAxis(), rank)});
+  for (unsigned i = 0; i < getInputs().size(); ++i)
+    rule.addOperand(loops);
+  rule.addResult(loops);
+  setJointlyLinear(getOperation(), rule);
+  return success();
+}
+
+LogicalResult SliceOp::getShardingRule(ShardingRule &rule) {
+  RankedTensorType input = getInput().getType();
+  SmallVector<int64_t> whole;
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    if (getStarts()[d] != 0 || getStrides()[d] != 1 ||
+        getLimits()[d] != input.getDimSize(d))
+      whole.push_back(d);
+  SmallVector<int64_t> loops = loopsExcept(rule, input.getRank(), whole);
+  rule.addOperand(loops);
+  rule.addResult(loops);
+  setJointlyLinear(getOperation(), rule);
+  return success();
+}
+
+LogicalResult SplitOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getInput().getType().getRank();
+  SmallVector<int64_t> loops =
+      loopsExcept(rule, rank, {normalizeAxis((int64_t)getAxis(), rank)});
+  rule.addOperand(loops);
+  for (unsigned i = 0; i < getNumResults(); ++i)
+    rule.addResult(loops);
+  setJointlyLinear(getOperation(), rule);
+  return success();
+}
+
+LogicalResult PadOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getInput().getType().getRank();
+  SmallVector<int64_t> whole;
+  for (int64_t d = 0; d < rank; ++d)
+    if (getLow()[d] || getHigh()[d] || getInterior()[d])
+      whole.push_back(d);
+  SmallVector<int64_t> loops = loopsExcept(rule, rank, whole);
+  rule.addOperand(loops);
+  rule.addResult(loops);
+  setJointlyLinear(getOperation(), rule);
+  return success();
+}
+
+LogicalResult TakeOp::getShardingRule(ShardingRule &rule) {
+  RankedTensorType input = getInput().getType();
+  int64_t axis = normalizeAxis((int64_t)getAxis(), input.getRank());
+  // The gathered axis is indexed by data: every device needs all of it.
+  SmallVector<int64_t> inputDims =
+      loopsExcept(rule, input.getRank(), {axis});
+  SmallVector<int64_t> indexDims = rule.addLoops(getIndices().getType().getRank());
+  rule.addOperand(inputDims);
+  rule.addOperand(indexDims);
+  SmallVector<int64_t> resultDims(ArrayRef<int64_t>(inputDims).take_front(axis));
+  llvm::append_range(resultDims, indexDims);
+  llvm::append_range(resultDims, ArrayRef(inputDims).drop_front(axis + 1));
+  rule.addResult(resultDims);
+  return success();
+}
+
+LogicalResult TakeGradOp::getShardingRule(ShardingRule &rule) {
+  RankedTensorType result = getType();
+  int64_t axis = normalizeAxis((int64_t)getAxis(), result.getRank());
+  int64_t indexRank = getIndices().getType().getRank();
+  SmallVector<int64_t> resultDims = loopsExcept(rule, result.getRank(), {axis});
+  SmallVector<int64_t> indexDims = rule.addLoops(indexRank);
+  // The scatter-add sums over the index dims: split, they leave partials.
+  SmallVector<int64_t> gradDims(ArrayRef<int64_t>(resultDims).take_front(axis));
+  llvm::append_range(gradDims, indexDims);
+  llvm::append_range(gradDims, ArrayRef(resultDims).drop_front(axis + 1));
+  rule.addOperand(gradDims);
+  rule.addOperand(indexDims);
+  rule.addResult(resultDims);
+  return success();
+}
+
+LogicalResult ExpandOp::getShardingRule(ShardingRule &rule) {
+  RankedTensorType result = getType();
+  SmallVector<int64_t> loops = rule.addLoops(result.getRank());
+  rule.addOperand(broadcastDims(getInput().getType(), result.getShape(), loops));
+  rule.addResult(loops);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and losses
+//===----------------------------------------------------------------------===//
+
+/// Reduced dims are loops absent from the result (kept dims of size 1 map to
+/// none); `mean` marks them normalized.
+static void buildReduceRule(Rule &rule, RankedTensorType input,
+                            ArrayRef<int64_t> axes, bool keepdims, bool mean) {
+  int64_t rank = input.getRank();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t axis : axes)
+    reduced[normalizeAxis(axis, rank)] = true;
+  SmallVector<int64_t> loops, resultDims;
+  for (int64_t d = 0; d < rank; ++d) {
+    loops.push_back(rule.addLoop(/*splittable=*/true, mean && reduced[d]));
+    if (!reduced[d])
+      resultDims.push_back(loops.back());
+    else if (keepdims)
+      resultDims.push_back(kNone);
+  }
+  rule.addOperand(loops);
+  rule.addResult(resultDims);
+}
+
+LogicalResult ReduceSumOp::getShardingRule(ShardingRule &rule) {
+  buildReduceRule(rule, getInput().getType(), getAxes(), getKeepdims(),
+                  /*mean=*/false);
+  return success();
+}
+
+LogicalResult ReduceMeanOp::getShardingRule(ShardingRule &rule) {
+  buildReduceRule(rule, getInput().getType(), getAxes(), getKeepdims(),
+                  /*mean=*/true);
+  return success();
+}
+
+/// Loops of cross_entropy's logits: the class axis whole; the sample loops
+/// normalized for a mean. A mean with weights or an ignore_index divides by
+/// a data-dependent count that one device cannot know: samples stay whole.
+static SmallVector<int64_t> crossEntropyLoops(Rule &rule, int64_t rank,
+                                              int64_t classAxis,
+                                              LossReduction reduction,
+                                              bool dataDependentMean,
+                                              SmallVectorImpl<int64_t> &samples) {
+  bool mean = reduction == LossReduction::mean;
+  SmallVector<int64_t> loops;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == classAxis) {
+      loops.push_back(rule.addLoop(/*splittable=*/false));
+      continue;
+    }
+    loops.push_back(rule.addLoop(/*splittable=*/!(mean && dataDependentMean),
+                                 /*normalized=*/mean));
+    samples.push_back(loops.back());
+  }
+  return loops;
+}
+
+LogicalResult CrossEntropyOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getLogits().getType().getRank();
+  int64_t classAxis = normalizeAxis((int64_t)getClassAxis(), rank);
+  SmallVector<int64_t> samples;
+  SmallVector<int64_t> loops =
+      crossEntropyLoops(rule, rank, classAxis, getReduction(),
+                        getWeights() || getIgnoreIndex().has_value(), samples);
+  rule.addOperand(loops);
+  rule.addOperand(samples);
+  if (getWeights())
+    rule.addOperand({loops[classAxis]});
+  if (getReduction() == LossReduction::none)
+    rule.addResult(samples);
+  else
+    rule.addResult({});
+  return success();
+}
+
+LogicalResult CrossEntropyGradOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getLogits().getType().getRank();
+  int64_t classAxis = normalizeAxis((int64_t)getClassAxis(), rank);
+  SmallVector<int64_t> samples;
+  SmallVector<int64_t> loops =
+      crossEntropyLoops(rule, rank, classAxis, getReduction(),
+                        getWeights() || getIgnoreIndex().has_value(), samples);
+  if (getReduction() == LossReduction::none)
+    rule.addOperand(samples);
+  else
+    rule.addOperand(SmallVector<int64_t>(getGrad().getType().getRank(), kNone));
+  rule.addOperand(loops);
+  rule.addOperand(samples);
+  if (getWeights())
+    rule.addOperand({loops[classAxis]});
+  rule.addResult(loops);
+  return success();
+}
+
+LogicalResult MseLossOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getPrediction().getType().getRank();
+  SmallVector<int64_t> loops;
+  for (int64_t d = 0; d < rank; ++d)
+    loops.push_back(rule.addLoop(/*splittable=*/true, /*normalized=*/true));
+  rule.addOperand(loops);
+  rule.addOperand(loops);
+  rule.addResult({});
+  return success();
+}
+
+LogicalResult MseLossGradOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getPrediction().getType().getRank();
+  SmallVector<int64_t> loops;
+  for (int64_t d = 0; d < rank; ++d)
+    loops.push_back(rule.addLoop(/*splittable=*/true, /*normalized=*/true));
+  rule.addOperand(SmallVector<int64_t>(getGrad().getType().getRank(), kNone));
+  rule.addOperand(loops);
+  rule.addOperand(loops);
+  rule.addResult(loops);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling: windows slide over spatial dims, kept whole
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::getShardingRule(ShardingRule &rule) {
+  int64_t spatial = getInput().getType().getRank() - 2;
+  // Grouped channels pair input and filter blocks; a bias would be added to
+  // every partial sum: then channels stay whole.
+  bool channelsSplit = getGroup() == 1;
+  int64_t batch = rule.addLoop();
+  int64_t filters = rule.addLoop(channelsSplit);
+  int64_t channels = rule.addLoop(channelsSplit && !getBias());
+  SmallVector<int64_t> window = rule.addLoops(spatial, false);
+  SmallVector<int64_t> kernel = rule.addLoops(spatial, false);
+  SmallVector<int64_t> inputDims{batch, channels}, filterDims{filters, channels},
+      resultDims{batch, filters};
+  llvm::append_range(inputDims, window);
+  llvm::append_range(filterDims, kernel);
+  llvm::append_range(resultDims, window);
+  rule.addOperand(inputDims);
+  rule.addOperand(filterDims);
+  if (getBias())
+    rule.addOperand({filters});
+  rule.addResult(resultDims);
+  return success();
+}
+
+LogicalResult ConvGradInputOp::getShardingRule(ShardingRule &rule) {
+  int64_t spatial = getType().getRank() - 2;
+  bool channelsSplit = getGroup() == 1;
+  int64_t batch = rule.addLoop();
+  int64_t filters = rule.addLoop(channelsSplit);
+  int64_t channels = rule.addLoop(channelsSplit);
+  SmallVector<int64_t> window = rule.addLoops(spatial, false);
+  SmallVector<int64_t> kernel = rule.addLoops(spatial, false);
+  SmallVector<int64_t> gradDims{batch, filters}, filterDims{filters, channels},
+      resultDims{batch, channels};
+  llvm::append_range(gradDims, window);
+  llvm::append_range(filterDims, kernel);
+  llvm::append_range(resultDims, window);
+  rule.addOperand(gradDims);
+  rule.addOperand(filterDims);
+  rule.addResult(resultDims);
+  return success();
+}
+
+LogicalResult ConvGradFilterOp::getShardingRule(ShardingRule &rule) {
+  int64_t spatial = getType().getRank() - 2;
+  bool channelsSplit = getGroup() == 1;
+  int64_t batch = rule.addLoop();
+  int64_t filters = rule.addLoop(channelsSplit);
+  int64_t channels = rule.addLoop(channelsSplit);
+  SmallVector<int64_t> window = rule.addLoops(spatial, false);
+  SmallVector<int64_t> kernel = rule.addLoops(spatial, false);
+  SmallVector<int64_t> gradDims{batch, filters}, inputDims{batch, channels},
+      resultDims{filters, channels};
+  llvm::append_range(gradDims, window);
+  llvm::append_range(inputDims, window);
+  llvm::append_range(resultDims, kernel);
+  rule.addOperand(gradDims);
+  rule.addOperand(inputDims);
+  rule.addResult(resultDims);
+  return success();
+}
+
+/// Batch and channels split; spatial dims whole. Every operand and the
+/// result have the (batch, channels) leading dims.
+static void buildPoolRule(Operation *op, Rule &rule) {
+  int64_t spatial = tensorType(op->getResult(0)).getRank() - 2;
+  SmallVector<int64_t> lead = rule.addLoops(2);
+  SmallVector<int64_t> window = rule.addLoops(spatial, false);
+  SmallVector<int64_t> dims(lead);
+  llvm::append_range(dims, window);
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    rule.addOperand(dims);
+  rule.addResult(dims);
+}
+
+#define DEFINE_POOL_RULE(OP)                                                  \
+  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
+    buildPoolRule(getOperation(), rule);                                      \
+    return success();                                                         \
+  }
+DEFINE_POOL_RULE(MaxPoolOp)
+DEFINE_POOL_RULE(AvgPoolOp)
+DEFINE_POOL_RULE(MaxPoolGradOp)
+DEFINE_POOL_RULE(AvgPoolGradOp)
+#undef DEFINE_POOL_RULE
+
+LogicalResult GlobalAvgPoolOp::getShardingRule(ShardingRule &rule) {
+  int64_t rank = getInput().getType().getRank();
+  SmallVector<int64_t> lead = rule.addLoops(2);
+  SmallVector<int64_t> inputDims(lead), resultDims(lead);
+  for (int64_t d = 2; d < rank; ++d) {
+    inputDims.push_back(rule.addLoop(/*splittable=*/true, /*normalized=*/true));
+    resultDims.push_back(kNone);
+  }
+  rule.addOperand(inputDims);
+  rule.addResult(resultDims);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::getShardingRule(ShardingRule &rule) {
+  // A splat has the same value in every block; other values would need a
+  // per-device slice of the data.
+  auto dense = dyn_cast<DenseElementsAttr>(getValue());
+  rule.addResult(rule.addLoops(getType().getRank(), dense && dense.isSplat()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Global shapes in attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+mlir::dist::localizeShapeAttributes(Operation *op,
+                                    ArrayRef<RankedTensorType> localResultTypes) {
+  if (localResultTypes.empty())
+    return success();
+  ArrayRef<int64_t> local = localResultTypes.front().getShape();
+  MLIRContext *ctx = op->getContext();
+  auto shapeAttr = [&](ArrayRef<int64_t> shape) {
+    return DenseI64ArrayAttr::get(ctx, shape);
+  };
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    reshape.setShapeAttr(shapeAttr(local));
+  } else if (auto expand = dyn_cast<ExpandOp>(op)) {
+    expand.setShapeAttr(shapeAttr(local));
+  } else if (auto slice = dyn_cast<SliceOp>(op)) {
+    // Only full-extent slices are split (see its rule): the limit follows.
+    SmallVector<int64_t> limits(slice.getLimits());
+    for (auto [d, size] : llvm::enumerate(local))
+      if (slice.getStarts()[d] == 0 && slice.getStrides()[d] == 1)
+        limits[d] = size;
+    slice.setLimitsAttr(shapeAttr(limits));
+  } else if (auto grad = dyn_cast<ConvGradInputOp>(op)) {
+    grad.setInputShapeAttr(shapeAttr(local));
+  } else if (auto grad = dyn_cast<ConvGradFilterOp>(op)) {
+    grad.setFilterShapeAttr(shapeAttr(local));
+  } else if (auto grad = dyn_cast<AvgPoolGradOp>(op)) {
+    grad.setInputShapeAttr(shapeAttr(local));
+  } else if (auto constant = dyn_cast<ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    auto valueType = RankedTensorType::get(
+        local, localResultTypes.front().getElementType());
+    if (valueType != constant.getValue().getType()) {
+      if (!dense || !dense.isSplat())
+        return op->emitOpError("cannot split a non-splat constant");
+      constant.setValueAttr(DenseElementsAttr::get(
+          valueType, dense.getSplatValue<Attribute>()));
+    }
+    constant.setDevicesAttr(getPlacement(localResultTypes.front()));
+  }
+  return success();
+}
