@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "distir/InitAll.h"
+#include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
 
@@ -57,6 +57,10 @@ static cl::opt<double> samplesPerStep(
     cl::desc("Samples per step, for the throughput line"));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print lowering and simulation times"));
+static cl::opt<unsigned>
+    repeat("repeat", cl::init(1),
+           cl::desc("Simulate this many times (benchmarking; with --timing "
+                    "the mean simulation time is printed)"));
 
 static int fail(const std::string &message) {
   llvm::errs() << "dist-sim: error: " << message << "\n";
@@ -95,8 +99,9 @@ int main(int argc, char **argv) {
   }
   distir::cost::CostModel model(*cluster, profile);
 
+  // Only what a placed program contains: dist ops inside func.func.
   DialectRegistry registry;
-  distir::registerAllDialects(registry);
+  registry.insert<dist::DistDialect, func::FuncDialect>();
   MLIRContext context(registry);
   // Errors stay one line: no dump of the offending op.
   context.printOpOnDiagnostic(false);
@@ -128,10 +133,12 @@ int main(int argc, char **argv) {
   options.recordTrace = !traceFile.empty();
   options.recordMemoryTimeline = !traceFile.empty();
   options.topOps = topOps;
-  std::optional<distir::sim::SimResult> result =
-      distir::sim::simulate(program, options, error);
-  if (!result)
-    return fail(error);
+  std::optional<distir::sim::SimResult> result;
+  for (unsigned i = 0; i < std::max(1u, unsigned(repeat)); ++i) {
+    result = distir::sim::simulate(program, options, error);
+    if (!result)
+      return fail(error);
+  }
   auto simulatedAt = std::chrono::steady_clock::now();
 
   distir::sim::ReportContext reportContext{cluster->name,
@@ -145,7 +152,8 @@ int main(int argc, char **argv) {
       return std::chrono::duration<double>(to - from).count();
     };
     llvm::outs() << "lowering: " << seconds(started, loweredAt)
-                 << " s, simulation: " << seconds(loweredAt, simulatedAt)
+                 << " s, simulation: "
+                 << seconds(loweredAt, simulatedAt) / std::max(1u, unsigned(repeat))
                  << " s for " << program.numTasks() << " tasks\n";
   }
   if (!reportFile.empty() &&
