@@ -68,57 +68,60 @@ static constexpr double kLaunchOverheadS = 3e-6;
 static constexpr double kNvlinkStepLatencyS = 3.4e-6;
 static constexpr double kNetworkStepLatencyS = 9.6e-6;
 
-static void setMatrixPeak(DeviceSpec &device, DataType type, double flops) {
-  device.matrixFlops[static_cast<size_t>(type)] = flops;
-}
+/// What distinguishes the DGX presets; everything else is shared.
+struct DgxFigures {
+  const char *name;
+  const char *deviceName;
+  double tensorFlops;     // dense f16 and bf16
+  double vectorFlops;     // fp32 non-tensor
+  double memoryBandwidth; // bytes/s
+  double nvlinkBandwidth; // per GPU, per direction
+  double nicBandwidth;    // per GPU, per direction
+};
 
-static Cluster makeDgxA100(int64_t nodes) {
+// DGX A100: NVLink3/NVSwitch 600 GB/s total = 300 GB/s each direction;
+// 8 x HDR InfiniBand 200 Gb/s, one per GPU = 25 GB/s per direction.
+// DGX H100: NVLink4 900 GB/s total = 450 GB/s each direction; 8 x NDR
+// 400 Gb/s = 50 GB/s per direction.
+static constexpr DgxFigures kDgxA100 = {"dgx-a100", "A100-SXM4-80GB", 312e12,
+                                        19.5e12,    2.039e12,         300e9,
+                                        25e9};
+static constexpr DgxFigures kDgxH100 = {"dgx-h100", "H100-SXM5-80GB", 989e12,
+                                        67e12,      3.35e12,          450e9,
+                                        50e9};
+
+static Cluster makeDgx(const DgxFigures &figures, int64_t nodes) {
   Cluster cluster;
-  cluster.name = "dgx-a100";
+  cluster.name = figures.name;
   cluster.numNodes = nodes;
   cluster.devicesPerNode = 8;
   DeviceSpec &device = cluster.device;
-  device.name = "A100-SXM4-80GB";
-  setMatrixPeak(device, DataType::F16, 312e12);
-  setMatrixPeak(device, DataType::BF16, 312e12);
-  device.vectorFlops = 19.5e12;
+  device.name = figures.deviceName;
+  device.matrixFlops[static_cast<size_t>(DataType::F16)] = figures.tensorFlops;
+  device.matrixFlops[static_cast<size_t>(DataType::BF16)] = figures.tensorFlops;
+  device.vectorFlops = figures.vectorFlops;
   device.memoryBytes = k80GiB;
-  device.memoryBandwidth = 2.039e12;
+  device.memoryBandwidth = figures.memoryBandwidth;
   device.launchOverheadS = kLaunchOverheadS;
-  // NVLink3 through NVSwitch: 600 GB/s total = 300 GB/s each direction.
-  cluster.intraNode = {300e9, kNvlinkStepLatencyS};
-  // 8 x HDR InfiniBand 200 Gb/s, one per GPU: 25 GB/s per direction.
-  cluster.interNode = {25e9, kNetworkStepLatencyS};
+  cluster.intraNode = {figures.nvlinkBandwidth, kNvlinkStepLatencyS};
+  cluster.interNode = {figures.nicBandwidth, kNetworkStepLatencyS};
   return cluster;
 }
 
-static Cluster makeDgxH100(int64_t nodes) {
-  Cluster cluster;
-  cluster.name = "dgx-h100";
-  cluster.numNodes = nodes;
-  cluster.devicesPerNode = 8;
-  DeviceSpec &device = cluster.device;
-  device.name = "H100-SXM5-80GB";
-  setMatrixPeak(device, DataType::F16, 989e12);
-  setMatrixPeak(device, DataType::BF16, 989e12);
-  device.vectorFlops = 67e12;
-  device.memoryBytes = k80GiB;
-  device.memoryBandwidth = 3.35e12;
-  device.launchOverheadS = kLaunchOverheadS;
-  // NVLink4: 900 GB/s total = 450 GB/s each direction.
-  cluster.intraNode = {450e9, kNvlinkStepLatencyS};
-  // 8 x NDR 400 Gb/s, one per GPU: 50 GB/s per direction.
-  cluster.interNode = {50e9, kNetworkStepLatencyS};
-  return cluster;
-}
+static constexpr std::array<const DgxFigures *, 2> kPresets = {&kDgxA100,
+                                                               &kDgxH100};
 
-std::vector<std::string> clusterPresetNames() { return {"dgx-a100", "dgx-h100"}; }
+std::vector<std::string> clusterPresetNames() {
+  std::vector<std::string> names;
+  for (const DgxFigures *preset : kPresets)
+    names.emplace_back(preset->name);
+  return names;
+}
 
 std::optional<Cluster> clusterPreset(std::string_view name, int64_t nodes) {
-  if (name == "dgx-a100")
-    return makeDgxA100(nodes);
-  if (name == "dgx-h100")
-    return makeDgxH100(nodes);
+  for (const DgxFigures *preset : kPresets)
+    if (name == preset->name)
+      return makeDgx(*preset, nodes);
   return std::nullopt;
 }
 
