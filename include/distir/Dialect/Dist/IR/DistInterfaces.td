@@ -18,7 +18,8 @@ def Dist_OpInterface : OpInterface<"DistOpInterface"> {
   let methods = [
     InterfaceMethod<
       "Floating-point operations executed by one device for this op. A double: "
-      "the unsplit step of a trillion-parameter model exceeds 2^63.",
+      "summed over the unsplit step of a trillion-parameter model the count "
+      "exceeds 2^63.",
       "double", "getFlops", (ins), [{}],
       [{ return 0.0; }]>,
     InterfaceMethod<
