@@ -316,11 +316,15 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
         op, call.getCalleeAttr());
     if (!callee)
       return op->emitOpError() << "calls unknown function " << call.getCalleeAttr();
+    if (callee.isExternal())
+      return op->emitOpError() << "calls " << call.getCalleeAttr()
+                               << ", which has no body to execute";
     std::vector<PlacedValue> arguments, results;
     for (Value operand : call.getOperands())
       arguments.push_back(values.lookup(operand));
+    // An error inside the callee was reported at the op that failed.
     if (failed(run(callee, std::move(arguments), results)))
-      return op->emitError() << "in the call to " << call.getCalleeAttr();
+      return failure();
     for (auto [result, value] : llvm::zip(call.getResults(), results))
       if (failed(define(op, result, std::move(value), values)))
         return failure();

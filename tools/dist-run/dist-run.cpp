@@ -11,7 +11,6 @@
 #include "distir/Dialect/Dist/IR/DistOps.h"
 #include "distir/Executor/Executor.h"
 #include "distir/Executor/GlobalView.h"
-#include "distir/InitAll.h"
 #include "distir/Kernels/Npy.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -53,6 +52,11 @@ cl::opt<std::string> referenceFile(
     "reference",
     cl::desc("Original program: run it on the same global inputs and compare"),
     cl::value_desc("orig.mlir"), cl::cat(category));
+cl::opt<std::string> referenceEntryName(
+    "reference-entry",
+    cl::desc("Function of --reference to compare with (default: the --entry name "
+             "if the reference has it, else @main or its only public function)"),
+    cl::value_desc("name"), cl::cat(category));
 cl::opt<double> relativeTolerance("rtol", cl::desc("Relative tolerance of --reference"),
                      cl::init(1e-4), cl::cat(category));
 cl::opt<double> absoluteTolerance("atol", cl::desc("Absolute tolerance of --reference"),
@@ -75,7 +79,7 @@ constexpr int64_t kFullPrintLimit = 16;
 void printDiagnostic(Diagnostic &diagnostic) {
   auto location = diagnostic.getLocation()->findInstanceOf<FileLineColLoc>();
   if (location)
-    llvm::errs() << location.getFilename() << ":" << location.getLine() << ":"
+    llvm::errs() << location.getFilename().getValue() << ":" << location.getLine() << ":"
                  << location.getColumn() << ": ";
   else
     llvm::errs() << "dist-run: ";
@@ -106,11 +110,14 @@ OwningOpRef<ModuleOp> parseProgram(const std::string &path, MLIRContext &context
   return module;
 }
 
-func::FuncOp selectEntry(ModuleOp module, const std::string &path) {
-  if (!entryName.empty()) {
-    auto func = module.lookupSymbol<func::FuncOp>(entryName);
+/// The function to run: `name` if given, else @main, else the only public
+/// function.
+func::FuncOp selectEntry(ModuleOp module, const std::string &path,
+                         const std::string &name) {
+  if (!name.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func)
-      fail(path + ": no function @" + entryName);
+      fail(path + ": no function @" + name);
     return func;
   }
   if (auto main = module.lookupSymbol<func::FuncOp>("main"))
@@ -374,8 +381,9 @@ int main(int argc, char **argv) {
   if (relativeTolerance < 0 || absoluteTolerance < 0)
     fail("--rtol and --atol must be non-negative");
 
+  // Only the dialects a program is written in: no passes run here.
   DialectRegistry registry;
-  registerAllDialects(registry);
+  registry.insert<dist::DistDialect, func::FuncDialect>();
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
@@ -386,12 +394,16 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr programSources, referenceSources;
   OwningOpRef<ModuleOp> program = parseProgram(programFile, context, programSources);
-  func::FuncOp programEntry = selectEntry(*program, programFile);
+  func::FuncOp programEntry = selectEntry(*program, programFile, entryName);
   OwningOpRef<ModuleOp> reference;
   func::FuncOp referenceEntry;
   if (!referenceFile.empty()) {
     reference = parseProgram(referenceFile, context, referenceSources);
-    referenceEntry = selectEntry(*reference, referenceFile);
+    std::string name = referenceEntryName;
+    if (name.empty() && !entryName.empty() &&
+        reference->lookupSymbol<func::FuncOp>(entryName))
+      name = entryName;
+    referenceEntry = selectEntry(*reference, referenceFile, name);
   }
 
   // Inputs follow the original signature when there is one: its shapes are
