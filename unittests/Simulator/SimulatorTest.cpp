@@ -322,3 +322,33 @@ TEST(Simulator, FormatDeviceList) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Simulator, RootedCollectivesReadAndWriteOnTheRootsOnly) {
+  // Broadcast: the operand lives on root 0 only; the group still waits for
+  // it. Gather: the result lives on the root only.
+  Program program;
+  DeviceSetId all = program.addDeviceSet(range(0, 4));
+  DeviceSetId root = program.addDeviceSet({0});
+  GroupingId group = program.addGrouping(all, {range(0, 4)});
+  LabelId op = program.addLabel("op");
+  TaskId x = program.addCompute(op, root, 2e-3, 0, 100, {});
+  TaskId b = program.addCollective(program.addLabel("broadcast"), all, group,
+                                   1e-3, 100, 100, {x});
+  TaskId g = program.addCollective(program.addLabel("gather"), all, group,
+                                   1e-3, 100, 400, {b}, root);
+  program.markLiveOut(g);
+  SimResult result = run(program);
+  EXPECT_DOUBLE_EQ(result.stepTimeS, 4e-3);
+  const DeviceClassReport &rootClass = result.classes[result.classOfDevice[0]];
+  const DeviceClassReport &others = result.classes[result.classOfDevice[1]];
+  EXPECT_EQ(others.devices, (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_NEAR(others.idleS, 2e-3, 1e-12);
+  // Root: x (until the broadcast ends), then the broadcast copy and the
+  // gathered result together.
+  EXPECT_EQ(rootClass.peakMemoryBytes, 100 + 400);
+  EXPECT_EQ(others.peakMemoryBytes, 100);
+}
+
+} // namespace
