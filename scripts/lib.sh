@@ -42,3 +42,14 @@ distir_build() {
   # Two parallel compile jobs: each MLIR translation unit needs ~0.5 GB.
   cmake --build "$BUILD_DIR" -- -j"${DISTIR_JOBS:-$(nproc)}" "$@"
 }
+
+# The same, printing the build's output only when it fails.
+distir_build_quietly() {
+  local log="$BUILD_DIR/last-build.log"
+  mkdir -p "$BUILD_DIR"
+  if ! distir_build "$@" >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    echo "distir: the build failed; full log in $log" >&2
+    exit 1
+  fi
+}
