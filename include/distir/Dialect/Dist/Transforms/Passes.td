@@ -34,4 +34,84 @@ def DistAnnotateCosts : Pass<"dist-annotate-costs", "::mlir::ModuleOp"> {
   ];
 }
 
+def DistPropagateSharding : Pass<"dist-propagate-sharding", "::mlir::ModuleOp"> {
+  let summary = "Complete sharding annotations with the ops' sharding rules";
+  let description = [{
+    GSPMD-style propagation on unplaced functions that name a mesh (through
+    `dist.mesh` or their `dist.sharding` annotations). User annotations win:
+    `dist.sharding` on arguments and on op results are fixed,
+    `dist.sharding_constraint` fixes its result and wishes its operand laid
+    out the same, result annotations are wished for the returned values.
+    Forward and backward sweeps then choose, for each op with something known,
+    the mesh axes of its loops (DistOpInterface::getShardingRule) that need
+    the fewest resharding bytes; ties go to the earliest candidate (greedy
+    from operands in order, then from wished results). Arguments nobody
+    constrains are replicated. Every op result gets `dist.sharding`
+    (`dist.shardings` for several results), every argument and result of the
+    signature too; results nobody annotated drop pending partial sums. See
+    docs/sharding.md.
+  }];
+  let dependentDialects = ["::mlir::dist::DistDialect"];
+}
+
+def DistPartition : Pass<"dist-partition", "::mlir::ModuleOp"> {
+  let summary = "Rewrite a sharded program into placed local ops and collectives";
+  let description = [{
+    For functions with shardings (after dist-propagate-sharding): every op
+    becomes one op on its local shapes placed on the mesh's devices (op count
+    does not grow with the mesh); all_reduce / reduce_scatter resolve partial
+    sums, all_gather / all_to_all / reduce_scatter(avg) change splits, means
+    over split dims are rescaled. Arguments and results keep their order and
+    attributes; their types become local and their `dist.sharding` states the
+    layout (the global-view contract of dist-run). A sharding that does not
+    divide a dimension is an error at the op.
+  }];
+  let dependentDialects = ["::mlir::dist::DistDialect"];
+}
+
+def DistDataParallel : Pass<"dist-data-parallel", "::mlir::ModuleOp"> {
+  let summary = "Data parallelism: split the batch over the dp axis";
+  let description = [{
+    Splits the data arguments (`dist.role = "data"`) on dim 0 over `axis`,
+    replicates parameters and optimizer state, annotates every result
+    replicated over `axis` (so parameter gradients, partial sums over the
+    batch, are all-reduced over the dp groups only), then propagates and
+    partitions (unless `partition=false`, which stops after propagation).
+    The mesh `mesh` is created with one axis of `dp` devices if absent.
+  }];
+  let options = [
+    Option<"dp", "dp", "int64_t", /*default=*/"0",
+           "Devices along the data-parallel axis (0: the mesh's size)">,
+    Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"", "Mesh symbol">,
+    Option<"axis", "axis", "std::string", /*default=*/"\"dp\"", "Mesh axis">,
+    Option<"partition", "partition", "bool", /*default=*/"true",
+           "Partition after propagating">,
+  ];
+  let dependentDialects = ["::mlir::dist::DistDialect"];
+}
+
+def DistTensorParallel : Pass<"dist-tensor-parallel", "::mlir::ModuleOp"> {
+  let summary = "Tensor parallelism: Megatron layouts or a layout map on tp";
+  let description = [{
+    Without `layout-map`: Megatron-LM layouts by dist-gen's parameter names
+    (column-parallel qkv and fc1, row-parallel proj and fc2, attention split
+    by heads; plain MLP weights alternate column / row). With
+    `layout-map=file.json`: regexes over parameter names to layouts on mesh
+    axes, first match wins, unmatched parameters replicated. Then propagates
+    and partitions (unless `partition=false`). The mesh `mesh` is created
+    with one axis of `tp` devices if absent.
+  }];
+  let options = [
+    Option<"tp", "tp", "int64_t", /*default=*/"0",
+           "Devices along the tensor-parallel axis (0: the mesh's size)">,
+    Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"", "Mesh symbol">,
+    Option<"axis", "axis", "std::string", /*default=*/"\"tp\"", "Mesh axis">,
+    Option<"layoutMap", "layout-map", "std::string", /*default=*/"\"\"",
+           "JSON layout map (regex over parameter names -> layout)">,
+    Option<"partition", "partition", "bool", /*default=*/"true",
+           "Partition after propagating">,
+  ];
+  let dependentDialects = ["::mlir::dist::DistDialect"];
+}
+
 #endif // DISTIR_DIALECT_DIST_TRANSFORMS_PASSES_TD

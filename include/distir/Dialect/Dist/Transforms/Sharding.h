@@ -22,6 +22,7 @@
 
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Dialect/Dist/IR/Mesh.h"
+#include "distir/Dialect/Dist/IR/ShardingRule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SmallVector.h"
@@ -29,6 +30,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+
+namespace llvm {
+class Regex;
+} // namespace llvm
 
 namespace mlir::dist {
 
@@ -102,6 +107,47 @@ double estimateReshardBytes(llvm::ArrayRef<int64_t> shape, int64_t elementBytes,
                             const Mesh &mesh);
 
 //===----------------------------------------------------------------------===//
+// Loop shardings: an op's ShardingRule with mesh axes per loop
+//===----------------------------------------------------------------------===//
+
+/// The mesh axes each loop of an op's ShardingRule is split over: what
+/// propagation chooses and partitioning re-derives from the result shardings.
+struct LoopSharding {
+  llvm::SmallVector<llvm::SmallVector<int64_t, 2>> loops;
+  /// Partial axes that flow from the linear operands to every result.
+  llvm::SmallVector<int64_t, 2> passThrough;
+
+  /// What the op needs of operand `operand` / makes of result `result`:
+  /// dims split like their loops; results are partial over the axes of the
+  /// split loops they do not have (sum reductions) and over `passThrough`.
+  Layout getOperandLayout(const ShardingRule &rule, unsigned operand) const;
+  Layout getResultLayout(const ShardingRule &rule, unsigned result) const;
+  /// The product of the shards of the split normalized loops (means): every
+  /// local result is scaled by its inverse.
+  int64_t getNormalization(const ShardingRule &rule, const Mesh &mesh) const;
+};
+
+/// Why `axes` cannot split loop `loop` of `op` (global types): the loop is
+/// not splittable, or a dimension running over it is not divisible. Empty
+/// when they can.
+std::string checkLoopSplit(Operation *op, const ShardingRule &rule, int64_t loop,
+                           llvm::ArrayRef<int64_t> axes, const Mesh &mesh);
+
+/// Re-derives the loop sharding that produces `resultLayouts` from operands
+/// laid out as `operandLayouts` (null: unknown); reduction loops take the
+/// result's partial axes, preferring the loop whose operand dims already
+/// carry them. Fails at `op` when the result layouts are inconsistent or
+/// impossible for the rule.
+FailureOr<LoopSharding>
+deriveLoopSharding(Operation *op, const ShardingRule &rule,
+                   llvm::ArrayRef<const Layout *> operandLayouts,
+                   llvm::ArrayRef<Layout> resultLayouts, const Mesh &mesh);
+
+/// The rule of a dist op (DistOpInterface::getShardingRule), checked against
+/// the op's operand and result ranks; fails at the op for other ops.
+FailureOr<ShardingRule> getShardingRule(Operation *op);
+
+//===----------------------------------------------------------------------===//
 // Meshes
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +185,8 @@ public:
     std::string pattern;
     /// Per dimension, axis names (major to minor).
     llvm::SmallVector<llvm::SmallVector<std::string, 1>> dims;
+    /// `pattern` compiled once (shared: entries are copied with the map).
+    std::shared_ptr<llvm::Regex> regex;
   };
   /// Parses JSON `text`; errors read "<sourceName>:<line>:<col>: ..." or name
   /// the offending key.
@@ -146,6 +194,9 @@ public:
                                     std::string &error);
   static FailureOr<LayoutMap> load(llvm::StringRef path, std::string &error);
 
+  /// Appends an entry; `pattern` must be a valid POSIX extended regex.
+  void addEntry(std::string pattern,
+                llvm::SmallVector<llvm::SmallVector<std::string, 1>> dims);
   llvm::ArrayRef<Entry> getEntries() const { return entries; }
   /// The first entry whose pattern is found in `name`, or null.
   const Entry *lookup(llvm::StringRef name) const;

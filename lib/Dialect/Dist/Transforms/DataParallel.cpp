@@ -1,0 +1,126 @@
+//===- DataParallel.cpp - split the batch over the dp axis ---------------===//
+//
+// Data parallelism is a sharding: data arguments split on their batch dim,
+// everything else replicated over dp. Propagation then finds the batch in
+// every activation, the weight gradients become partial sums over dp (their
+// matmuls contract the batch), and partitioning all-reduces them over the dp
+// groups before the optimizer, because the updated parameters are annotated
+// replicated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/Dialect/Dist/Transforms/Passes.h"
+#include "distir/Dialect/Dist/Transforms/Sharding.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::dist {
+#define GEN_PASS_DEF_DISTDATAPARALLEL
+#include "distir/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace mlir::dist
+
+using namespace mlir;
+using namespace mlir::dist;
+
+/// Results whose layout the wrapper fixes: what every replica must agree on.
+/// Per-sample outputs keep the batch split that propagation gives them.
+static bool isReplicatedResult(StringAttr role) {
+  return role && llvm::is_contained({"loss", "gradient", "updated_parameter",
+                                     "updated_optimizer_state"},
+                                    role.getValue());
+}
+
+LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
+                                               StringRef axisName) {
+  Mesh mesh = Mesh::fromOp(meshOp);
+  std::optional<int64_t> axis = mesh.getAxisIndex(axisName);
+  if (!axis)
+    return func.emitError() << "mesh @" << meshOp.getSymName() << " has no axis \""
+                            << axisName << "\"";
+  int64_t size = mesh.getAxisSize(*axis);
+  MLIRContext *ctx = func.getContext();
+  StringRef meshName = meshOp.getSymName();
+
+  auto existingLayout = [&](DictionaryAttr attrs, Type type) -> FailureOr<Layout> {
+    auto sharding = attrs ? attrs.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
+                          : ShardingAttr();
+    if (!sharding)
+      return Layout::replicated(cast<RankedTensorType>(type).getRank());
+    std::string error;
+    FailureOr<Layout> layout = getLayout(sharding, mesh, error);
+    if (failed(layout))
+      return func.emitError() << error;
+    return layout;
+  };
+
+  bool anyRole = false;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    anyRole |= static_cast<bool>(func.getArgAttrOfType<StringAttr>(i, "dist.role"));
+  if (!anyRole)
+    return func.emitError()
+           << "data parallelism needs `dist.role` on the arguments to tell the "
+              "data (split on the batch) from the parameters (replicated)";
+
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    FailureOr<Layout> layout = existingLayout(func.getArgAttrDict(i), type);
+    if (failed(layout))
+      return failure();
+    auto role = func.getArgAttrOfType<StringAttr>(i, "dist.role");
+    if (role && role.getValue() == "data" && !layout->usesAxis(*axis)) {
+      auto name = func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName);
+      std::string what = "argument " + std::to_string(i);
+      if (name)
+        what += " (" + name.getValue().str() + ")";
+      if (type.getRank() == 0)
+        return func.emitError() << what << ": a scalar has no batch to split";
+      // The batch is split by dp first, then by whatever split it before.
+      layout->dims[0].insert(layout->dims[0].begin(), *axis);
+      int64_t shards = layout->getShards(0, mesh);
+      int64_t batch = type.getDimSize(0);
+      if (ShapedType::isDynamic(batch) || batch % shards != 0)
+        return func.emitError() << what << ": batch of " << batch
+                                << " is not divisible by " << axisName << "="
+                                << size
+                                << (shards != size ? " times its other splits"
+                                                   : "");
+    }
+    func.setArgAttr(i, DistDialect::kShardingAttrName,
+                    getShardingAttr(ctx, meshName, mesh, *layout));
+  }
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    if (!isReplicatedResult(func.getResultAttrOfType<StringAttr>(i, "dist.role")) ||
+        func.getResultAttr(i, DistDialect::kShardingAttrName))
+      continue;
+    func.setResultAttr(
+        i, DistDialect::kShardingAttrName,
+        getShardingAttr(ctx, meshName, mesh,
+                        Layout::replicated(cast<RankedTensorType>(
+                                               func.getResultTypes()[i])
+                                               .getRank())));
+  }
+  func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
+  return success();
+}
+
+namespace {
+struct DataParallelPass
+    : public mlir::dist::impl::DistDataParallelBase<DataParallelPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<MeshOp> meshOp =
+        getOrCreateMesh(module, mesh.getValue(), {{axis.getValue(), dp.getValue()}});
+    if (failed(meshOp))
+      return signalPassFailure();
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      if (failed(annotateDataParallel(func, *meshOp, axis.getValue())) ||
+          failed(propagateShardings(func)) ||
+          (partition && failed(partitionFunction(func))))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,455 @@
+//===- Partition.cpp - rewrite a sharded program into placed local ops ---===//
+//
+// Every op of a propagated, unplaced function becomes one op on local shapes
+// placed on its mesh's devices; the collectives that keep the meaning are
+// inserted where an operand's layout differs from the one the op's loop
+// sharding needs (planReshard), and at the return to honour the signature's
+// shardings (the global-view contract).
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/Dialect/Dist/Transforms/Passes.h"
+#include "distir/Dialect/Dist/Transforms/Sharding.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <map>
+
+namespace mlir::dist {
+#define GEN_PASS_DEF_DISTPARTITION
+#include "distir/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace mlir::dist
+
+using namespace mlir;
+using namespace mlir::dist;
+
+static constexpr StringLiteral kShardingsAttrName = "dist.shardings";
+
+namespace {
+
+class Partitioner {
+public:
+  Partitioner(func::FuncOp func, MeshOp meshOp, const PartitionOptions &options)
+      : func(func), ctx(func.getContext()), meshOp(meshOp),
+        funcMesh(Mesh::fromOp(meshOp)), options(options) {}
+
+  LogicalResult run();
+
+private:
+  /// A value of the original program, as it now exists: its local value,
+  /// its layout and the mesh it lives on.
+  struct Placed {
+    Value local;
+    Layout layout;
+    const Mesh *mesh;
+  };
+
+  const Mesh *meshOf(Operation *op) {
+    if (options.meshOf)
+      if (const Mesh *mesh = options.meshOf(op))
+        return mesh;
+    return &funcMesh;
+  }
+  static bool sameMesh(const Mesh *a, const Mesh *b) {
+    return a == b || (a->getDevices() == b->getDevices() &&
+                      a->getShape() == b->getShape() &&
+                      a->getAxes() == b->getAxes());
+  }
+  DevicesAttr devicesOf(const Mesh *mesh) {
+    return DevicesAttr::getFromUnsorted(ctx, mesh->getDevices());
+  }
+  DeviceGroupsAttr groupsOf(const Mesh *mesh, ArrayRef<int64_t> axes) {
+    auto key = std::make_pair(mesh->getDevices(), SmallVector<int64_t, 2>(axes));
+    auto it = groupCache.find(key);
+    if (it != groupCache.end())
+      return it->second;
+    DeviceGroupsAttr groups = DeviceGroupsAttr::get(ctx, mesh->getGroups(axes));
+    groupCache.emplace(std::move(key), groups);
+    return groups;
+  }
+
+  FailureOr<Layout> resolve(Operation *at, ShardingAttr sharding,
+                            const Mesh *mesh, StringRef what);
+  FailureOr<RankedTensorType> localType(Operation *at, Type global,
+                                        const Layout &layout, const Mesh *mesh,
+                                        StringRef what);
+  /// `original` laid out as `layout` on `mesh`, resharded and sent there if
+  /// needed (memoized: every consumer that needs the same gets one value).
+  FailureOr<Value> getAs(Operation *user, Value original, const Layout &layout,
+                         const Mesh *mesh);
+  Value reshard(OpBuilder &builder, Location loc, Value value, const Layout &from,
+                const Layout &to, const Mesh *mesh);
+  Value scale(OpBuilder &builder, Location loc, Value value, int64_t divisor);
+  LogicalResult partitionOp(Operation *op);
+  void copyHints(Operation *from, Operation *to);
+
+  func::FuncOp func;
+  MLIRContext *ctx;
+  MeshOp meshOp;
+  Mesh funcMesh;
+  const PartitionOptions &options;
+  llvm::DenseMap<Value, Placed> placed;
+  llvm::DenseMap<Value, SmallVector<Placed, 1>> copies;
+  std::map<std::pair<ArrayRef<int64_t>, SmallVector<int64_t, 2>>, DeviceGroupsAttr>
+      groupCache;
+  /// The op whose hints (layer, phase, stage, microbatch) new ops inherit.
+  Operation *hintSource = nullptr;
+};
+
+} // namespace
+
+FailureOr<Layout> Partitioner::resolve(Operation *at, ShardingAttr sharding,
+                                       const Mesh *mesh, StringRef what) {
+  if (sharding.getMesh().getValue() != meshOp.getSymName())
+    return at->emitError() << what << ": sharding names mesh "
+                           << sharding.getMesh() << " but the function works on @"
+                           << meshOp.getSymName();
+  std::string error;
+  FailureOr<Layout> layout = getLayout(sharding, *mesh, error);
+  if (failed(layout))
+    return at->emitError() << what << ": " << error;
+  return layout;
+}
+
+FailureOr<RankedTensorType> Partitioner::localType(Operation *at, Type global,
+                                                   const Layout &layout,
+                                                   const Mesh *mesh,
+                                                   StringRef what) {
+  auto tensor = cast<RankedTensorType>(global);
+  if (layout.getRank() != tensor.getRank())
+    return at->emitError() << what << ": sharding of rank " << layout.getRank()
+                           << " for " << tensor;
+  std::optional<SmallVector<int64_t>> shape =
+      layout.getLocalShape(tensor.getShape(), *mesh);
+  if (!shape)
+    return at->emitError() << what << ": sharding "
+                           << getShardingAttr(ctx, meshOp.getSymName(), *mesh, layout)
+                           << " does not divide " << tensor;
+  return RankedTensorType::get(*shape, tensor.getElementType(), devicesOf(mesh));
+}
+
+void Partitioner::copyHints(Operation *from, Operation *to) {
+  if (!from)
+    return;
+  for (NamedAttribute attr : from->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name.starts_with("dist.") && name != DistDialect::kShardingAttrName &&
+        name != kShardingsAttrName)
+      to->setAttr(attr.getName(), attr.getValue());
+  }
+}
+
+Value Partitioner::scale(OpBuilder &builder, Location loc, Value value,
+                         int64_t divisor) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto scalarType = RankedTensorType::get({}, type.getElementType());
+  auto factor = DenseElementsAttr::get(
+      scalarType, FloatAttr::get(type.getElementType(), 1.0 / divisor));
+  auto constant =
+      ConstantOp::create(builder, loc, factor, getPlacement(type));
+  auto mul = MulOp::create(builder, loc, value, constant);
+  copyHints(hintSource, constant);
+  copyHints(hintSource, mul);
+  return mul;
+}
+
+Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
+                           const Layout &from, const Layout &to,
+                           const Mesh *mesh) {
+  using Kind = ReshardStep::Kind;
+  for (const ReshardStep &step : planReshard(from, to)) {
+    DeviceGroupsAttr groups = groupsOf(mesh, step.axes);
+    Operation *created = nullptr;
+    switch (step.kind) {
+    case Kind::AllReduce:
+      created = AllReduceOp::create(builder, loc, value, groups, ReductionKind::sum);
+      break;
+    case Kind::ReduceScatter:
+      created = ReduceScatterOp::create(builder, loc, value, groups,
+                                        (uint64_t)step.dim, ReductionKind::sum);
+      break;
+    case Kind::AllGather:
+      created = AllGatherOp::create(builder, loc, value, groups, (uint64_t)step.dim);
+      break;
+    case Kind::AllToAll:
+      created = AllToAllOp::create(builder, loc, value, groups, (uint64_t)step.dim,
+                                   (uint64_t)step.concatDim);
+      break;
+    case Kind::Slice:
+      // The average of identical copies is the copy: each device keeps its
+      // block without a device-indexed slice op.
+      created = ReduceScatterOp::create(builder, loc, value, groups,
+                                        (uint64_t)step.dim, ReductionKind::avg);
+      break;
+    case Kind::MakePartial:
+      value = scale(builder, loc, value, groups.getGroupSize());
+      continue;
+    }
+    copyHints(hintSource, created);
+    value = created->getResult(0);
+  }
+  return value;
+}
+
+FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
+                                    const Layout &layout, const Mesh *mesh) {
+  auto it = placed.find(original);
+  if (it == placed.end())
+    return user->emitOpError("uses a value the partitioner has not placed");
+  const Placed &source = it->second;
+  for (const Placed &copy : copies[original])
+    if (copy.layout == layout && sameMesh(copy.mesh, mesh))
+      return copy.local;
+  if (source.layout == layout && sameMesh(source.mesh, mesh))
+    return source.local;
+
+  // Reshard where the value lives, then send it across.
+  Layout target = layout;
+  bool crossing = !sameMesh(source.mesh, mesh);
+  if (crossing) {
+    if (source.mesh->getShape() != mesh->getShape() ||
+        source.mesh->getAxes() != mesh->getAxes())
+      return user->emitOpError("needs a value from a mesh of another shape");
+    // Send pairs devices by position in the sorted sets: coordinates must
+    // agree.
+    SmallVector<int64_t> fromIds(source.mesh->getDevices()),
+        toIds(mesh->getDevices());
+    SmallVector<int64_t> sortedFrom(fromIds), sortedTo(toIds);
+    llvm::sort(sortedFrom);
+    llvm::sort(sortedTo);
+    for (size_t i = 0; i < sortedFrom.size(); ++i)
+      if (source.mesh->getCoordinates(sortedFrom[i]) !=
+          mesh->getCoordinates(sortedTo[i]))
+        return user->emitOpError(
+            "cannot send between meshes whose devices are ordered differently");
+  }
+  OpBuilder builder(user);
+  Operation *savedHints = hintSource;
+  if (crossing)
+    if (Operation *producer = original.getDefiningOp())
+      hintSource = producer;
+  Value value = reshard(builder, user->getLoc(), source.local, source.layout,
+                        target, source.mesh);
+  if (crossing) {
+    auto send = SendOp::create(builder, user->getLoc(), value, devicesOf(mesh));
+    copyHints(hintSource, send);
+    value = send;
+  }
+  hintSource = savedHints;
+  copies[original].push_back({value, layout, mesh});
+  return value;
+}
+
+LogicalResult Partitioner::partitionOp(Operation *op) {
+  const Mesh *mesh = meshOf(op);
+  hintSource = op;
+  if (auto constraint = dyn_cast<ShardingConstraintOp>(op)) {
+    FailureOr<Layout> layout =
+        resolve(op, constraint.getSharding(), mesh, "constraint");
+    if (failed(layout))
+      return failure();
+    FailureOr<Value> local = getAs(op, constraint.getInput(), *layout, mesh);
+    if (failed(local))
+      return failure();
+    placed[constraint.getResult()] = {*local, *layout, mesh};
+    return success();
+  }
+
+  FailureOr<ShardingRule> rule = getShardingRule(op);
+  if (failed(rule))
+    return failure();
+  SmallVector<Attribute> shardings;
+  if (auto single = op->getAttrOfType<ShardingAttr>(DistDialect::kShardingAttrName))
+    shardings.push_back(single);
+  else if (auto array = op->getAttrOfType<ArrayAttr>(kShardingsAttrName))
+    shardings.assign(array.begin(), array.end());
+  if (shardings.size() != op->getNumResults())
+    return op->emitOpError("has no result sharding: run dist-propagate-sharding "
+                           "first");
+  SmallVector<Layout> resultLayouts;
+  for (auto [r, attr] : llvm::enumerate(shardings)) {
+    auto sharding = dyn_cast<ShardingAttr>(attr);
+    if (!sharding)
+      return op->emitOpError("result shardings must be #dist.sharding");
+    FailureOr<Layout> layout =
+        resolve(op, sharding, mesh, "result " + std::to_string(r));
+    if (failed(layout))
+      return failure();
+    resultLayouts.push_back(*layout);
+  }
+
+  // Operand layouts as the op's mesh names them (for pending sums that flow
+  // through linear ops).
+  SmallVector<Layout> operandStorage(op->getNumOperands());
+  SmallVector<const Layout *> operandLayouts;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    auto it = placed.find(operand);
+    const Layout *layout = nullptr;
+    if (it != placed.end() && sameMesh(it->second.mesh, mesh))
+      layout = &it->second.layout;
+    operandLayouts.push_back(layout);
+  }
+  FailureOr<LoopSharding> loops =
+      deriveLoopSharding(op, *rule, operandLayouts, resultLayouts, *mesh);
+  if (failed(loops))
+    return failure();
+
+  IRMapping mapping;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    FailureOr<Value> local =
+        getAs(op, operand, loops->getOperandLayout(*rule, i), mesh);
+    if (failed(local))
+      return failure();
+    mapping.map(operand, *local);
+  }
+  SmallVector<RankedTensorType> expected;
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    FailureOr<RankedTensorType> type = localType(
+        op, result.getType(), resultLayouts[r], mesh, "result " + std::to_string(r));
+    if (failed(type))
+      return failure();
+    expected.push_back(*type);
+  }
+
+  OpBuilder builder(op);
+  Operation *local = builder.clone(*op, mapping);
+  if (failed(localizeShapeAttributes(local, expected))) {
+    local->erase();
+    return failure();
+  }
+  SmallVector<Type> inferred;
+  auto infer = cast<InferTypeOpInterface>(local);
+  if (failed(infer.inferReturnTypes(ctx, local->getLoc(), local->getOperands(),
+                                    local->getRawDictionaryAttrs(),
+                                    local->getPropertiesStorage(),
+                                    local->getRegions(), inferred))) {
+    local->erase();
+    return op->emitOpError("cannot be partitioned: its local form is invalid");
+  }
+  for (auto [r, type] : llvm::enumerate(inferred)) {
+    if (type != expected[r]) {
+      local->erase();
+      return op->emitOpError("partitioned result #")
+             << r << " would be " << type << " but its sharding needs "
+             << expected[r];
+    }
+    local->getResult(r).setType(type);
+  }
+
+  int64_t normalization = loops->getNormalization(*rule, *mesh);
+  builder.setInsertionPointAfter(local);
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    Value value = local->getResult(r);
+    if (normalization > 1 &&
+        isa<FloatType>(cast<RankedTensorType>(value.getType()).getElementType()))
+      value = scale(builder, op->getLoc(), value, normalization);
+    placed[result] = {value, resultLayouts[r], mesh};
+  }
+  return success();
+}
+
+LogicalResult Partitioner::run() {
+  if (func.getBody().getBlocks().size() != 1)
+    return func.emitOpError("partitioning needs a function with one block");
+  Block &body = func.getBody().front();
+  for (Type type : func.getArgumentTypes())
+    if (getPlacement(type))
+      return func.emitOpError("is already placed");
+
+  // Arguments live on the mesh of their first user.
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  SmallVector<Type> argTypes;
+  for (BlockArgument arg : body.getArguments()) {
+    Operation *firstUser = nullptr;
+    for (Operation *user : arg.getUsers())
+      if (!isa<func::ReturnOp>(user) &&
+          (!firstUser || user->isBeforeInBlock(firstUser)))
+        firstUser = user;
+    const Mesh *mesh = firstUser ? meshOf(firstUser) : &funcMesh;
+    std::string what = "argument " + std::to_string(arg.getArgNumber());
+    Layout layout = Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank());
+    if (auto sharding = func.getArgAttrOfType<ShardingAttr>(
+            arg.getArgNumber(), DistDialect::kShardingAttrName)) {
+      FailureOr<Layout> resolved = resolve(func, sharding, mesh, what);
+      if (failed(resolved))
+        return failure();
+      layout = *resolved;
+    }
+    if (!layout.partial.empty())
+      return func.emitError() << what << ": inputs cannot be partial sums";
+    FailureOr<RankedTensorType> type =
+        localType(func, arg.getType(), layout, mesh, what);
+    if (failed(type))
+      return failure();
+    arg.setType(*type);
+    argTypes.push_back(*type);
+    placed[arg] = {arg, layout, mesh};
+  }
+
+  for (Operation *op : ops)
+    if (failed(partitionOp(op)))
+      return failure();
+
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  SmallVector<Value> results;
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    auto it = placed.find(value);
+    if (it == placed.end())
+      return ret.emitOpError("returns a value the partitioner has not placed");
+    const Mesh *mesh = it->second.mesh;
+    Layout layout = it->second.layout;
+    layout.partial.clear();
+    if (auto sharding = func.getResultAttrOfType<ShardingAttr>(
+            i, DistDialect::kShardingAttrName)) {
+      FailureOr<Layout> resolved =
+          resolve(func, sharding, mesh, "result " + std::to_string(i));
+      if (failed(resolved))
+        return failure();
+      layout = *resolved;
+    }
+    if (failed(localType(func, value.getType(), layout, mesh,
+                         "result " + std::to_string(i))))
+      return failure();
+    hintSource = value.getDefiningOp();
+    FailureOr<Value> local = getAs(ret, value, layout, mesh);
+    if (failed(local))
+      return failure();
+    results.push_back(*local);
+    func.setResultAttr(i, DistDialect::kShardingAttrName,
+                       getShardingAttr(ctx, meshOp.getSymName(), *mesh, layout));
+  }
+  ret->setOperands(results);
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  func.setFunctionType(FunctionType::get(ctx, argTypes, ValueRange(results).getTypes()));
+  func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
+  return success();
+}
+
+LogicalResult mlir::dist::partitionFunction(func::FuncOp func,
+                                            const PartitionOptions &options) {
+  if (func.isExternal())
+    return success();
+  FailureOr<MeshOp> mesh = getFunctionMesh(func);
+  if (failed(mesh))
+    return failure();
+  if (!*mesh)
+    return success();
+  return Partitioner(func, *mesh, options).run();
+}
+
+namespace {
+struct PartitionPass : public mlir::dist::impl::DistPartitionBase<PartitionPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (failed(partitionFunction(func)))
+        return signalPassFailure();
+  }
+};
+} // namespace
