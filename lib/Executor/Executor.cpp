@@ -393,7 +393,9 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
     for (size_t i = 0; i < operands.size(); ++i)
       operandTensors[i] = operands[i]->locals[device].get();
     for (size_t i = 0; i < resultTensors.size(); ++i)
-      resultTensors[i] = HostTensor(resultTypes[i].elementType, resultTypes[i].shape);
+      // Kernels replace the results; only their type and shape are read.
+      resultTensors[i] =
+          HostTensor::uninitialized(resultTypes[i].elementType, resultTypes[i].shape);
     if (devices.empty()) {
       if (failed(compute.execute(operandTensors, resultPointers)))
         return failure();

@@ -181,7 +181,7 @@ Status binary(BinaryOp op, const HostTensor &lhs, const HostTensor &rhs,
   if (!broadcast.ok())
     return kernelError(name, broadcast.message());
   const ElementType type = lhs.getElementType();
-  HostTensor out(type, shape);
+  HostTensor out = HostTensor::uninitialized(type, shape);
   if (type == ElementType::I64 || type == ElementType::I32) {
     Status status = type == ElementType::I64
                         ? integerBinary<int64_t>(op, lhs, rhs, out)
@@ -207,7 +207,7 @@ Status binary(BinaryOp op, const HostTensor &lhs, const HostTensor &rhs,
 template <typename Fn>
 Status floatUnary(const char *name, const HostTensor &x, HostTensor &result,
                   Fn fn) {
-  HostTensor out(x.getElementType(), x.getShape());
+  HostTensor out = HostTensor::uninitialized(x.getElementType(), x.getShape());
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, x.getElementType(), [&](auto zero) {
     using T = decltype(zero);
     InputView<T> in(x);
@@ -229,7 +229,7 @@ Status floatPairwise(const char *name, const char *lhsName,
                      const HostTensor &lhs, const char *rhsName,
                      const HostTensor &rhs, HostTensor &result, Fn fn) {
   DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, lhsName, lhs, rhsName, rhs));
-  HostTensor out(lhs.getElementType(), lhs.getShape());
+  HostTensor out = HostTensor::uninitialized(lhs.getElementType(), lhs.getShape());
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, lhs.getElementType(), [&](auto zero) {
     using T = decltype(zero);
     InputView<T> a(lhs), b(rhs);
@@ -248,7 +248,7 @@ Status floatPairwise(const char *name, const char *lhsName,
 
 template <typename Fn>
 Status integerUnary(const HostTensor &x, HostTensor &result, Fn fn) {
-  HostTensor out(x.getElementType(), x.getShape());
+  HostTensor out = HostTensor::uninitialized(x.getElementType(), x.getShape());
   auto apply = [&](auto *src, auto *dst) {
     for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
       dst[i] = fn(src[i]);

@@ -225,6 +225,14 @@ HostTensor::HostTensor(ElementType type, std::vector<int64_t> shape)
   std::memset(storage.get(), 0, static_cast<size_t>(getByteSize()));
 }
 
+HostTensor HostTensor::uninitialized(ElementType type, std::vector<int64_t> shape) {
+  HostTensor tensor;
+  tensor.type = type;
+  tensor.shape = std::move(shape);
+  tensor.allocate();
+  return tensor;
+}
+
 HostTensor::HostTensor(const HostTensor &other)
     : type(other.type), shape(other.shape) {
   allocate();

@@ -81,7 +81,9 @@ Status matmul(const HostTensor &a, const HostTensor &b, bool transposeA,
   DISTIR_RETURN_IF_ERROR(checkShape(resultShape, type));
   if (!fitsBlasInt(m) || !fitsBlasInt(n) || !fitsBlasInt(k))
     return kernelError(name, "a matrix dimension exceeds the BLAS int range");
-  HostTensor out(type, resultShape);
+  // gemm with beta = 0 writes every element, unless a dim is empty.
+  HostTensor out = m > 0 && n > 0 && k > 0 ? HostTensor::uninitialized(type, resultShape)
+                                          : HostTensor(type, resultShape);
 
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, type, [&](auto zero) {
     using T = decltype(zero);

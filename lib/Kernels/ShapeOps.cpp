@@ -139,7 +139,7 @@ Status transpose(const HostTensor &x, const Shape &perm, HostTensor &result) {
     outShape[d] = x.getDimSize(perm[d]);
     srcStrides[d] = strides[perm[d]];
   }
-  HostTensor out(x.getElementType(), outShape);
+  HostTensor out = HostTensor::uninitialized(x.getElementType(), outShape);
   gatherStrided(x, 0, srcStrides, out);
   result = std::move(out);
   return Status::success();
@@ -181,7 +181,7 @@ Status concat(const TensorList &inputs, int64_t axis, HostTensor &result) {
                                    " differ outside the concatenation axis");
     outShape[dim] += actual[dim];
   }
-  HostTensor out(first.getElementType(), outShape);
+  HostTensor out = HostTensor::uninitialized(first.getElementType(), outShape);
   const int64_t width = getElementByteWidth(first.getElementType());
   AxisSplit outSplit = splitAtAxis(outShape, dim);
   int64_t axisOffset = 0;
@@ -233,7 +233,7 @@ Status slice(const HostTensor &x, const Shape &starts, const Shape &limits,
       offset += start * dense[d];
     srcStrides[d] = stride * dense[d];
   }
-  HostTensor out(x.getElementType(), outShape);
+  HostTensor out = HostTensor::uninitialized(x.getElementType(), outShape);
   gatherStrided(x, offset, srcStrides, out);
   result = std::move(out);
   return Status::success();
@@ -266,7 +266,7 @@ Status split(const HostTensor &x, int64_t axis, const Shape &sizes,
   for (int64_t size : sizes) {
     Shape shape = x.getShape();
     shape[dim] = size;
-    HostTensor piece(x.getElementType(), shape);
+    HostTensor piece = HostTensor::uninitialized(x.getElementType(), shape);
     const int64_t chunk = size * inSplit.inner * width;
     for (int64_t o = 0; o < inSplit.outer; ++o)
       std::memcpy(bytesOf(piece) + o * chunk,
@@ -380,7 +380,7 @@ Status take(const HostTensor &data, const HostTensor &indices, int64_t axis,
   outShape.insert(outShape.end(), indices.getShape().begin(), indices.getShape().end());
   outShape.insert(outShape.end(), data.getShape().begin() + dim + 1,
                   data.getShape().end());
-  HostTensor out(data.getElementType(), outShape);
+  HostTensor out = HostTensor::uninitialized(data.getElementType(), outShape);
   AxisSplit split = splitAtAxis(data.getShape(), dim);
   const int64_t row = split.inner * getElementByteWidth(data.getElementType());
   const int64_t count = static_cast<int64_t>(positions.size());
@@ -449,7 +449,7 @@ Status expand(const HostTensor &x, const Shape &shape, HostTensor &result) {
   if (!broadcast.ok())
     return kernelError("expand", broadcast.message());
   DISTIR_RETURN_IF_ERROR(checkShape(outShape, x.getElementType()));
-  HostTensor out(x.getElementType(), outShape);
+  HostTensor out = HostTensor::uninitialized(x.getElementType(), outShape);
   gatherStrided(x, 0, getBroadcastStrides(x.getShape(), outShape), out);
   result = std::move(out);
   return Status::success();

@@ -19,11 +19,13 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <map>
 
@@ -63,6 +65,14 @@ cl::opt<double> absoluteTolerance("atol", cl::desc("Absolute tolerance of --refe
                      cl::init(1e-5), cl::cat(category));
 cl::opt<bool> printValues("print-values", cl::desc("Print every value of every result"),
                           cl::cat(category));
+cl::opt<unsigned> repeat("repeat",
+                         cl::desc("Execute the program this many times (for timing; "
+                                  "the results of the last run are reported)"),
+                         cl::init(1), cl::cat(category));
+cl::opt<bool> printTime("time",
+                        cl::desc("Print the execution time of the program (not of "
+                                 "parsing or making inputs) to stderr"),
+                        cl::cat(category));
 
 /// Integer arguments without dist.bound and without a use that implies one
 /// are drawn from [0, kDefaultIntegerBound).
@@ -229,8 +239,16 @@ bool runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
       fail("argument " + std::to_string(i) + ": " + status.message());
   Interpreter interpreter(func->getParentOfType<ModuleOp>());
   std::vector<PlacedValue> results;
-  if (failed(interpreter.run(func, std::move(arguments), results)))
-    return false;
+  for (unsigned run = 0; run < std::max(1u, unsigned(repeat)); ++run) {
+    auto start = std::chrono::steady_clock::now();
+    if (failed(interpreter.run(func, arguments, results)))
+      return false;
+    std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    if (printTime)
+      llvm::errs() << "time: @" << func.getSymName() << " run " << run << ": "
+                   << llvm::format("%.3f", elapsed.count()) << " ms\n";
+  }
   outputs.resize(results.size());
   for (size_t i = 0; i < results.size(); ++i)
     if (Status status = assembleGlobal(results[i], resultLayouts[i], relativeTolerance, absoluteTolerance, outputs[i]);

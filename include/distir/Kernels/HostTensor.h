@@ -66,6 +66,10 @@ public:
   HostTensor();
   /// A zero-filled tensor. The shape must pass checkShape.
   HostTensor(ElementType type, std::vector<int64_t> shape);
+  /// A tensor whose contents are unspecified, for results that are about to
+  /// be overwritten entirely: skipping the zero fill spares a pass over
+  /// memory (and its page faults) per op.
+  static HostTensor uninitialized(ElementType type, std::vector<int64_t> shape);
   HostTensor(const HostTensor &other);
   HostTensor(HostTensor &&other) noexcept = default;
   HostTensor &operator=(const HostTensor &other);
