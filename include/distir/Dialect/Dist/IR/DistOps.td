@@ -43,7 +43,8 @@ def Dist_InferRefinableType : TraitList<[
 // Hooks: the DistOpInterface methods every compute op overrides. Components
 // add "execute", "buildGradient", "getShardingRule" here once they implement
 // them for every compute op.
-defvar Dist_ComputeHooks = ["getFlops", "execute", "getShardingRule"];
+defvar Dist_ComputeHooks = ["getFlops", "execute", "getShardingRule",
+                             "buildGradient"];
 
 class Dist_ComputeOp<string mnemonic, list<Trait> traits = [],
                      list<string> extraHooks = []>
@@ -564,7 +565,7 @@ def Dist_MeshOp : Dist_Op<"mesh", [Symbol, HasParent<"::mlir::ModuleOp">]> {
 
 class Dist_CommOp<string mnemonic, list<Trait> traits = []>
     : Dist_Op<mnemonic, !listconcat([
-        DeclareOpInterfaceMethods<Dist_OpInterface, ["getFlops"]>,
+        DeclareOpInterfaceMethods<Dist_OpInterface, ["getFlops", "buildGradient"]>,
         Dist_InferRefinableType], traits)>;
 
 class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>

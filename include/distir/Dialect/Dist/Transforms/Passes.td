@@ -114,4 +114,43 @@ def DistTensorParallel : Pass<"dist-tensor-parallel", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::dist::DistDialect"];
 }
 
+def DistAutodiff : Pass<"dist-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Turn a forward function into a training step (reverse-mode AD "
+                "and an optimizer update)";
+  let description = [{
+    Differentiates the loss of one function (`func`, default the first one
+    with a body) with respect to its parameters (arguments with
+    `dist.role = "parameter"`) and appends the optimizer update. The loss is
+    the result with `dist.role = "loss"`, or the only result; it must be a
+    floating-point scalar. Ops are walked in reverse; each op's gradient
+    comes from `DistOpInterface::buildGradient`; gradients of values used
+    more than once are summed with `dist.add`; integer values and values
+    that do not depend on a parameter get none. Forward ops get
+    `dist.phase = "forward"`, backward ops `"backward"` and the `dist.layer`
+    of the op they differentiate, optimizer ops `"optimizer"` and the layer
+    of the parameter's first user.
+
+    Result: arguments are the parameters, the optimizer state (adam:
+    `NAME.adam_m`, `NAME.adam_v` per parameter and one f32 `adam.step`,
+    1-based), then the other arguments; results are the loss, the updated
+    parameters (same `dist.name`) and the updated optimizer state, then any
+    other result of the function. With `optimizer=none` the results are the
+    loss and the gradients (`NAME.grad`, role "gradient"). See
+    docs/autodiff.md.
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd, adam or none (return the gradients)">,
+    Option<"learningRate", "lr", "double", /*default=*/"0.0",
+           "Learning rate; 0 picks 0.01 for sgd and 1e-3 for adam">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9", "Adam's beta1">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam's beta2">,
+    Option<"epsilon", "epsilon", "double", /*default=*/"1e-8", "Adam's epsilon">,
+    Option<"funcName", "func", "std::string", /*default=*/"\"\"",
+           "Function to differentiate (default: the first with a body)">,
+  ];
+  let dependentDialects = ["::mlir::dist::DistDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // DISTIR_DIALECT_DIST_TRANSFORMS_PASSES_TD

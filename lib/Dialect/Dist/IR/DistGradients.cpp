@@ -1,0 +1,987 @@
+//===- DistGradients.cpp - gradient rules of the dist ops -----------------===//
+//
+// DistOpInterface::buildGradient for every compute and communication op: the
+// vector-Jacobian product of the op, built from ops of the dialect at the
+// builder's insertion point. A rule appends one entry per operand to
+// `operandGradients`, each of the operand's exact type (shape and placement),
+// or null where there is no gradient (integer operands, class weights, the
+// statistics of inference batch_norm). `dist-autodiff` drives these rules.
+//
+// Broadcasting ops sum their gradient back to the operand's shape. Gradients
+// of the backward helper ops (second order) exist where they are linear or
+// short; the others fail with a diagnostic naming the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/Dialect/Dist/IR/DistOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dist;
+
+namespace {
+
+RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+bool isFloatTensor(Value value) {
+  return isa<FloatType>(tensorType(value).getElementType());
+}
+
+/// A splat constant with the element type and placement of `like`: rank 0
+/// (operands of broadcasting ops), or of `like`'s shape when `fullShape`.
+Value constantLike(OpBuilder &builder, Location loc, Value like, double value,
+                   bool fullShape = false) {
+  RankedTensorType type = tensorType(like);
+  auto valueType = RankedTensorType::get(
+      fullShape ? type.getShape() : ArrayRef<int64_t>{}, type.getElementType());
+  Attribute element = builder.getFloatAttr(type.getElementType(), value);
+  return ConstantOp::create(builder, loc, DenseElementsAttr::get(valueType, element),
+                            getPlacement(type));
+}
+
+Value scale(OpBuilder &builder, Location loc, Value value, double factor) {
+  return MulOp::create(builder, loc, value, constantLike(builder, loc, value, factor));
+}
+
+Value reshapeTo(OpBuilder &builder, Location loc, Value value,
+                ArrayRef<int64_t> shape) {
+  if (tensorType(value).getShape() == shape)
+    return value;
+  return ReshapeOp::create(builder, loc, value, shape);
+}
+
+/// Undoes NumPy broadcasting: sums `grad` over the dimensions that
+/// broadcasting added or stretched, then gives it `target`'s shape.
+Value sumToShape(OpBuilder &builder, Location loc, Value grad,
+                 RankedTensorType target) {
+  ArrayRef<int64_t> from = tensorType(grad).getShape(), to = target.getShape();
+  if (from == to)
+    return grad;
+  int64_t extra = (int64_t)from.size() - (int64_t)to.size();
+  SmallVector<int64_t> axes;
+  for (int64_t d = 0; d < (int64_t)from.size(); ++d)
+    if (d < extra || (to[d - extra] == 1 && from[d] != 1))
+      axes.push_back(d);
+  if (!axes.empty())
+    grad = ReduceSumOp::create(builder, loc, grad, axes, /*keepdims=*/false);
+  return reshapeTo(builder, loc, grad, to);
+}
+
+/// Sets the gradients of all operands at once (so that a rule cannot forget
+/// one).
+LogicalResult setGradients(SmallVectorImpl<Value> &operandGradients,
+                           ArrayRef<Value> gradients) {
+  llvm::append_range(operandGradients, gradients);
+  return success();
+}
+
+/// The operand gradient unless the operand is not a float tensor.
+Value ifFloat(Value operand, llvm::function_ref<Value()> build) {
+  return isFloatTensor(operand) ? build() : Value();
+}
+
+LogicalResult unsupported(Operation *op) {
+  return op->emitOpError("has no gradient rule (second-order differentiation "
+                         "of this op is not supported)");
+}
+
+int64_t normalizedAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Shape of a reduction's result with the reduced axes kept as size 1.
+SmallVector<int64_t> keptShape(RankedTensorType input, ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> shape(input.getShape());
+  for (int64_t axis : axes)
+    shape[normalizedAxis(axis, input.getRank())] = 1;
+  return shape;
+}
+
+/// Gradient of a reduction over `axes`: the result gradient spread back
+/// over the reduced dimensions.
+Value spreadOverAxes(OpBuilder &builder, Location loc, Value grad,
+                     RankedTensorType input, ArrayRef<int64_t> axes) {
+  Value kept = reshapeTo(builder, loc, grad, keptShape(input, axes));
+  return ExpandOp::create(builder, loc, kept, input.getShape());
+}
+
+double countOverAxes(RankedTensorType input, ArrayRef<int64_t> axes) {
+  double count = 1;
+  for (int64_t axis : axes)
+    count *= input.getDimSize(normalizedAxis(axis, input.getRank()));
+  return count;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::buildGradient(OpBuilder &builder,
+                                      ArrayRef<Value> resultGradients,
+                                      SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  RankedTensorType aType = getLhs().getType(), bType = getRhs().getType();
+  bool ta = getTransposeA(), tb = getTransposeB();
+  Value a = getLhs(), b = getRhs(), dc = resultGradients[0];
+
+  // Promote rank-1 operands as the forward did, and give the result
+  // gradient back the dimensions the promotion dropped.
+  bool aVector = aType.getRank() == 1, bVector = bType.getRank() == 1;
+  if (aVector)
+    a = reshapeTo(builder, loc, a, {1, aType.getDimSize(0)});
+  if (bVector)
+    b = reshapeTo(builder, loc, b, {bType.getDimSize(0), 1});
+  if (aVector || bVector) {
+    SmallVector<int64_t> shape(tensorType(dc).getShape());
+    if (bVector)
+      shape.push_back(1);
+    if (aVector)
+      shape.insert(shape.end() - 1, 1);
+    dc = reshapeTo(builder, loc, dc, shape);
+  }
+  RankedTensorType aFull = tensorType(a), bFull = tensorType(b);
+
+  // With A = op(a), B = op(b): dA = dC B^T and dB = A^T dC, transposed back
+  // when the operand was transposed, then summed over broadcast batch dims.
+  Value da = MatmulOp::create(builder, loc, ta ? b : dc, ta ? dc : b,
+                              /*transpose_a=*/ta ? tb : false,
+                              /*transpose_b=*/ta ? true : !tb);
+  da = sumToShape(builder, loc, da, aType);
+
+  Value db;
+  if (bFull.getRank() == 2 && aFull.getRank() > 2 && !ta && !bVector) {
+    // A weight shared by every batch element: contract over all rows at
+    // once instead of materializing one [K, N] product per batch element.
+    int64_t k = aFull.getShape().back(), n = bFull.getShape().back();
+    if (tb)
+      n = bFull.getDimSize(0);
+    int64_t rows = aFull.getNumElements() / std::max<int64_t>(k, 1);
+    Value a2 = reshapeTo(builder, loc, a, {rows, k});
+    Value dc2 = reshapeTo(builder, loc, dc, {rows, n});
+    db = tb ? MatmulOp::create(builder, loc, dc2, a2, true, false)
+            : MatmulOp::create(builder, loc, a2, dc2, true, false);
+  } else {
+    db = MatmulOp::create(builder, loc, tb ? dc : a, tb ? a : dc,
+                          /*transpose_a=*/tb ? true : !ta,
+                          /*transpose_b=*/tb ? ta : false);
+  }
+  db = sumToShape(builder, loc, db, bType);
+  return setGradients(operandGradients, {da, db});
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  Value dz = resultGradients[0];
+  return setGradients(
+      operandGradients,
+      {ifFloat(getLhs(), [&] { return sumToShape(builder, loc, dz, getLhs().getType()); }),
+       ifFloat(getRhs(), [&] { return sumToShape(builder, loc, dz, getRhs().getType()); })});
+}
+
+LogicalResult SubOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  Value dz = resultGradients[0];
+  return setGradients(
+      operandGradients,
+      {ifFloat(getLhs(), [&] { return sumToShape(builder, loc, dz, getLhs().getType()); }),
+       ifFloat(getRhs(), [&] {
+         return sumToShape(builder, loc, NegOp::create(builder, loc, dz),
+                           getRhs().getType());
+       })});
+}
+
+LogicalResult MulOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  Value dz = resultGradients[0];
+  return setGradients(
+      operandGradients,
+      {ifFloat(getLhs(),
+               [&] {
+                 return sumToShape(builder, loc, MulOp::create(builder, loc, dz, getRhs()),
+                                   getLhs().getType());
+               }),
+       ifFloat(getRhs(), [&] {
+         return sumToShape(builder, loc, MulOp::create(builder, loc, dz, getLhs()),
+                           getRhs().getType());
+       })});
+}
+
+LogicalResult DivOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  Value dz = resultGradients[0];
+  // z = a / b: da = dz / b, db = -dz * z / b.
+  return setGradients(
+      operandGradients,
+      {ifFloat(getLhs(),
+               [&] {
+                 return sumToShape(builder, loc, DivOp::create(builder, loc, dz, getRhs()),
+                                   getLhs().getType());
+               }),
+       ifFloat(getRhs(), [&] {
+         Value t = MulOp::create(builder, loc, dz, getResult());
+         t = NegOp::create(builder, loc, DivOp::create(builder, loc, t, getRhs()));
+         return sumToShape(builder, loc, t, getRhs().getType());
+       })});
+}
+
+LogicalResult PowOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  Value dz = resultGradients[0], a = getLhs(), b = getRhs();
+  // z = a^b: da = dz * b * a^(b-1), db = dz * z * log(a) (NaN for a <= 0,
+  // where the real power has no derivative in b either).
+  return setGradients(
+      operandGradients,
+      {ifFloat(a,
+               [&] {
+                 Value bMinusOne =
+                     SubOp::create(builder, loc, b, constantLike(builder, loc, b, 1.0));
+                 Value t = PowOp::create(builder, loc, a, bMinusOne);
+                 t = MulOp::create(builder, loc, MulOp::create(builder, loc, dz, b), t);
+                 return sumToShape(builder, loc, t, tensorType(a));
+               }),
+       ifFloat(b, [&] {
+         Value t = MulOp::create(builder, loc, dz, getResult());
+         t = MulOp::create(builder, loc, t, LogOp::create(builder, loc, a));
+         return sumToShape(builder, loc, t, tensorType(b));
+       })});
+}
+
+LogicalResult WhereOp::buildGradient(OpBuilder &builder,
+                                     ArrayRef<Value> resultGradients,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  Value dz = resultGradients[0];
+  Value zero = constantLike(builder, loc, dz, 0.0);
+  return setGradients(
+      operandGradients,
+      {Value(),
+       ifFloat(getTrueValue(),
+               [&] {
+                 Value t = WhereOp::create(builder, loc, getCondition(), dz, zero);
+                 return sumToShape(builder, loc, t, getTrueValue().getType());
+               }),
+       ifFloat(getFalseValue(), [&] {
+         Value t = WhereOp::create(builder, loc, getCondition(), zero, dz);
+         return sumToShape(builder, loc, t, getFalseValue().getType());
+       })});
+}
+
+LogicalResult NegOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {NegOp::create(builder, getLoc(), resultGradients[0])});
+}
+
+LogicalResult ExpOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients, {MulOp::create(builder, getLoc(),
+                                                       resultGradients[0], getResult())});
+}
+
+LogicalResult LogOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients, {DivOp::create(builder, getLoc(),
+                                                       resultGradients[0], getInput())});
+}
+
+LogicalResult SqrtOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  // d sqrt(x) = 0.5 / sqrt(x).
+  Location loc = getLoc();
+  Value t = DivOp::create(builder, loc, resultGradients[0], getResult());
+  return setGradients(operandGradients, {scale(builder, loc, t, 0.5)});
+}
+
+LogicalResult RsqrtOp::buildGradient(OpBuilder &builder,
+                                     ArrayRef<Value> resultGradients,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  // d x^(-1/2) = -0.5 x^(-3/2) = -0.5 z^3.
+  Location loc = getLoc();
+  Value z = getResult();
+  Value cube = MulOp::create(builder, loc, MulOp::create(builder, loc, z, z), z);
+  Value t = MulOp::create(builder, loc, resultGradients[0], cube);
+  return setGradients(operandGradients, {scale(builder, loc, t, -0.5)});
+}
+
+LogicalResult ErfOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  // d erf(x) = 2 / sqrt(pi) exp(-x^2).
+  Location loc = getLoc();
+  Value x = getInput();
+  Value t = ExpOp::create(builder, loc,
+                          NegOp::create(builder, loc, MulOp::create(builder, loc, x, x)));
+  t = MulOp::create(builder, loc, resultGradients[0], t);
+  return setGradients(operandGradients, {scale(builder, loc, t, 2.0 / std::sqrt(M_PI))});
+}
+
+LogicalResult ReluOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients, {ReluGradOp::create(builder, getLoc(),
+                                                            resultGradients[0], getInput())});
+}
+
+LogicalResult TanhOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients, {TanhGradOp::create(builder, getLoc(),
+                                                            resultGradients[0], getResult())});
+}
+
+LogicalResult SigmoidOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {SigmoidGradOp::create(builder, getLoc(), resultGradients[0],
+                                             getResult())});
+}
+
+LogicalResult GeluOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {GeluGradOp::create(builder, getLoc(), resultGradients[0],
+                                          getInput(), getApproximateAttr())});
+}
+
+LogicalResult DropoutOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  // Inference dropout is the identity.
+  return setGradients(operandGradients, {resultGradients[0]});
+}
+
+LogicalResult CastOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  Value input = getInput();
+  return setGradients(operandGradients, {ifFloat(input, [&] {
+                        return CastOp::create(builder, getLoc(), resultGradients[0],
+                                              getElementTypeOrSelf(input.getType()))
+                            .getResult();
+                      })});
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and normalization
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  // Masked (causal) entries have probability 0 and so get no gradient.
+  return setGradients(operandGradients,
+                      {SoftmaxGradOp::create(builder, getLoc(), resultGradients[0],
+                                             getResult(), getAxisAttr(), getScaleAttr())});
+}
+
+LogicalResult LogSoftmaxOp::buildGradient(OpBuilder &builder,
+                                          ArrayRef<Value> resultGradients,
+                                          SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {LogSoftmaxGradOp::create(builder, getLoc(), resultGradients[0],
+                                                getResult(), getAxisAttr())});
+}
+
+LogicalResult LayerNormOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  auto grads = LayerNormGradOp::create(builder, getLoc(), resultGradients[0], getInput(),
+                                       getScale(), getAxisAttr(), getEpsilonAttr());
+  return setGradients(operandGradients,
+                      {grads.getInputGrad(), grads.getScaleGrad(), grads.getBiasGrad()});
+}
+
+LogicalResult BatchNormOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  // Inference form: mean and variance are running statistics, not trained.
+  auto grads = BatchNormGradOp::create(builder, getLoc(), resultGradients[0],
+                                       getInput(), getScale(), getMean(),
+                                       getVariance(), getEpsilonAttr());
+  return setGradients(operandGradients, {grads.getInputGrad(), grads.getScaleGrad(),
+                                         grads.getBiasGrad(), Value(), Value()});
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  ArrayRef<int64_t> perm = getPermutation();
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  return setGradients(operandGradients,
+                      {ifFloat(getInput(), [&] {
+                        return TransposeOp::create(builder, getLoc(), resultGradients[0],
+                                                   inverse)
+                            .getResult();
+                      })});
+}
+
+LogicalResult ReshapeOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  RankedTensorType input = getInput().getType();
+  if (!input.hasStaticShape())
+    return emitOpError("gradient needs a static input shape, got ") << input;
+  return setGradients(operandGradients, {ifFloat(getInput(), [&] {
+                        return reshapeTo(builder, getLoc(), resultGradients[0],
+                                         input.getShape());
+                      })});
+}
+
+LogicalResult ConcatOp::buildGradient(OpBuilder &builder,
+                                      ArrayRef<Value> resultGradients,
+                                      SmallVectorImpl<Value> &operandGradients) {
+  if (!isFloatTensor(getResult()))
+    return setGradients(operandGradients, SmallVector<Value>(getNumOperands()));
+  int64_t axis = normalizedAxis((int64_t)getAxis(), getType().getRank());
+  SmallVector<int64_t> sizes;
+  for (Value input : getInputs())
+    sizes.push_back(tensorType(input).getDimSize(axis));
+  auto pieces = SplitOp::create(builder, getLoc(), resultGradients[0], axis, sizes);
+  return setGradients(operandGradients, SmallVector<Value>(pieces.getResults()));
+}
+
+LogicalResult SliceOp::buildGradient(OpBuilder &builder,
+                                     ArrayRef<Value> resultGradients,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  if (!isFloatTensor(getInput()))
+    return setGradients(operandGradients, {Value()});
+  Location loc = getLoc();
+  RankedTensorType input = getInput().getType();
+  if (!input.hasStaticShape())
+    return emitOpError("gradient needs a static input shape, got ") << input;
+  Value grad = resultGradients[0];
+  ArrayRef<int64_t> resultShape = getType().getShape();
+  int64_t rank = input.getRank();
+  // Zeros are padded around and between the taken elements; a negative
+  // stride first reverses the gradient so that elements come in input order.
+  SmallVector<int64_t> low(rank), high(rank), interior(rank);
+  SmallVector<int64_t> revStarts(rank), revLimits(rank), revStrides(rank);
+  bool reverse = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t start = getStarts()[d], stride = getStrides()[d];
+    int64_t count = resultShape[d], size = input.getDimSize(d);
+    revStarts[d] = 0;
+    revLimits[d] = count;
+    revStrides[d] = 1;
+    if (count == 0) {
+      low[d] = size;
+      high[d] = 0;
+      interior[d] = 0;
+      continue;
+    }
+    int64_t last = start + (count - 1) * stride;
+    int64_t first = std::min(start, last);
+    low[d] = first;
+    high[d] = size - 1 - std::max(start, last);
+    interior[d] = std::abs(stride) - 1;
+    if (stride < 0) {
+      reverse = true;
+      revStarts[d] = count - 1;
+      revLimits[d] = -1;
+      revStrides[d] = -1;
+    }
+  }
+  if (reverse)
+    grad = SliceOp::create(builder, loc, grad, revStarts, revLimits, revStrides);
+  return setGradients(operandGradients,
+                      {PadOp::create(builder, loc, grad, low, high, interior)});
+}
+
+LogicalResult SplitOp::buildGradient(OpBuilder &builder,
+                                     ArrayRef<Value> resultGradients,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  if (!isFloatTensor(getInput()))
+    return setGradients(operandGradients, {Value()});
+  SmallVector<Value> pieces;
+  for (auto [result, grad] : llvm::zip(getResults(), resultGradients))
+    pieces.push_back(grad ? grad
+                          : constantLike(builder, getLoc(), result, 0.0,
+                                         /*fullShape=*/true));
+  return setGradients(operandGradients, {ConcatOp::create(builder, getLoc(), pieces,
+                                                          getAxisAttr())});
+}
+
+LogicalResult PadOp::buildGradient(OpBuilder &builder,
+                                   ArrayRef<Value> resultGradients,
+                                   SmallVectorImpl<Value> &operandGradients) {
+  if (!isFloatTensor(getInput()))
+    return setGradients(operandGradients, {Value()});
+  RankedTensorType input = getInput().getType();
+  SmallVector<int64_t> starts, limits, strides;
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    int64_t size = input.getDimSize(d), step = getInterior()[d] + 1;
+    starts.push_back(getLow()[d]);
+    limits.push_back(getLow()[d] + std::max<int64_t>(size - 1, 0) * step +
+                     (size > 0 ? 1 : 0));
+    strides.push_back(step);
+  }
+  return setGradients(operandGradients,
+                      {SliceOp::create(builder, getLoc(), resultGradients[0], starts,
+                                       limits, strides)});
+}
+
+LogicalResult TakeOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  RankedTensorType input = getInput().getType();
+  int64_t axis = normalizedAxis((int64_t)getAxis(), input.getRank());
+  return setGradients(operandGradients,
+                      {ifFloat(getInput(),
+                               [&] {
+                                 return TakeGradOp::create(builder, getLoc(),
+                                                           resultGradients[0], getIndices(),
+                                                           axis, input.getDimSize(axis))
+                                     .getResult();
+                               }),
+                       Value()});
+}
+
+LogicalResult ExpandOp::buildGradient(OpBuilder &builder,
+                                      ArrayRef<Value> resultGradients,
+                                      SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients, {ifFloat(getInput(), [&] {
+                        return sumToShape(builder, getLoc(), resultGradients[0],
+                                          getInput().getType());
+                      })});
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and losses
+//===----------------------------------------------------------------------===//
+
+// An empty axis list reduces nothing (the op's shape rule), so the
+// gradient of such a reduction is the result gradient itself.
+LogicalResult ReduceSumOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  if (getAxes().empty())
+    return setGradients(operandGradients, {resultGradients[0]});
+  return setGradients(operandGradients,
+                      {spreadOverAxes(builder, getLoc(), resultGradients[0],
+                                      getInput().getType(), getAxes())});
+}
+
+LogicalResult ReduceMeanOp::buildGradient(OpBuilder &builder,
+                                          ArrayRef<Value> resultGradients,
+                                          SmallVectorImpl<Value> &operandGradients) {
+  if (getAxes().empty())
+    return setGradients(operandGradients, {resultGradients[0]});
+  RankedTensorType input = getInput().getType();
+  Value spread =
+      spreadOverAxes(builder, getLoc(), resultGradients[0], input, getAxes());
+  return setGradients(operandGradients,
+                      {scale(builder, getLoc(), spread,
+                             1.0 / countOverAxes(input, getAxes()))});
+}
+
+LogicalResult CrossEntropyOp::buildGradient(OpBuilder &builder,
+                                            ArrayRef<Value> resultGradients,
+                                            SmallVectorImpl<Value> &operandGradients) {
+  // Class weights are treated as constants (they are hyper-parameters).
+  Value dlogits = CrossEntropyGradOp::create(
+      builder, getLoc(), resultGradients[0], getLogits(), getLabels(), getWeights(),
+      getClassAxisAttr(), getReductionAttr(), getIgnoreIndexAttr());
+  SmallVector<Value> grads = {dlogits, Value()};
+  if (getWeights())
+    grads.push_back(Value());
+  return setGradients(operandGradients, grads);
+}
+
+LogicalResult MseLossOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  Value dprediction = MseLossGradOp::create(builder, getLoc(), resultGradients[0],
+                                            getPrediction(), getTarget());
+  return setGradients(operandGradients,
+                      {dprediction, NegOp::create(builder, getLoc(), dprediction)});
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  Location loc = getLoc();
+  Value dy = resultGradients[0];
+  Value dx = ConvGradInputOp::create(builder, loc, dy, getFilter(), getStridesAttr(),
+                                     getPadsAttr(), getDilationsAttr(), getGroupAttr(),
+                                     builder.getDenseI64ArrayAttr(
+                                         getInput().getType().getShape()));
+  Value dw = ConvGradFilterOp::create(builder, loc, dy, getInput(), getStridesAttr(),
+                                      getPadsAttr(), getDilationsAttr(), getGroupAttr(),
+                                      builder.getDenseI64ArrayAttr(
+                                          getFilter().getType().getShape()));
+  SmallVector<Value> grads = {dx, dw};
+  if (getBias()) {
+    // The bias is added to channel 1 of every output position.
+    SmallVector<int64_t> axes = {0};
+    for (int64_t d = 2; d < getType().getRank(); ++d)
+      axes.push_back(d);
+    grads.push_back(ReduceSumOp::create(builder, loc, dy, axes, /*keepdims=*/false));
+  }
+  return setGradients(operandGradients, grads);
+}
+
+LogicalResult MaxPoolOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {MaxPoolGradOp::create(builder, getLoc(), resultGradients[0],
+                                             getInput(), getKernelShapeAttr(),
+                                             getStridesAttr(), getPadsAttr(),
+                                             getDilationsAttr(), getCeilModeAttr())});
+}
+
+LogicalResult AvgPoolOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(
+      operandGradients,
+      {AvgPoolGradOp::create(builder, getLoc(), resultGradients[0], getKernelShapeAttr(),
+                             getStridesAttr(), getPadsAttr(), getCountIncludePadAttr(),
+                             getCeilModeAttr(),
+                             builder.getDenseI64ArrayAttr(getInput().getType().getShape()))});
+}
+
+LogicalResult GlobalAvgPoolOp::buildGradient(OpBuilder &builder,
+                                             ArrayRef<Value> resultGradients,
+                                             SmallVectorImpl<Value> &operandGradients) {
+  RankedTensorType input = getInput().getType();
+  SmallVector<int64_t> spatial;
+  for (int64_t d = 2; d < input.getRank(); ++d)
+    spatial.push_back(d);
+  Value spread = ExpandOp::create(builder, getLoc(), resultGradients[0], input.getShape());
+  return setGradients(operandGradients, {scale(builder, getLoc(), spread,
+                                               1.0 / countOverAxes(input, spatial))});
+}
+
+//===----------------------------------------------------------------------===//
+// Backward helpers (second order)
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReluGradOp::buildGradient(OpBuilder &builder,
+                                        ArrayRef<Value> resultGradients,
+                                        SmallVectorImpl<Value> &operandGradients) {
+  // Linear in the gradient; piecewise constant (zero derivative) in x.
+  return setGradients(operandGradients,
+                      {ReluGradOp::create(builder, getLoc(), resultGradients[0], getSaved()),
+                       Value()});
+}
+
+LogicalResult TanhGradOp::buildGradient(OpBuilder &builder,
+                                        ArrayRef<Value> resultGradients,
+                                        SmallVectorImpl<Value> &operandGradients) {
+  // r = g (1 - y^2): dg = dr (1 - y^2), dy = -2 dr g y.
+  Location loc = getLoc();
+  Value dr = resultGradients[0];
+  Value dy = MulOp::create(builder, loc, MulOp::create(builder, loc, dr, getGrad()),
+                           getSaved());
+  return setGradients(operandGradients,
+                      {TanhGradOp::create(builder, loc, dr, getSaved()),
+                       scale(builder, loc, dy, -2.0)});
+}
+
+LogicalResult SigmoidGradOp::buildGradient(OpBuilder &builder,
+                                           ArrayRef<Value> resultGradients,
+                                           SmallVectorImpl<Value> &operandGradients) {
+  // r = g y (1 - y): dg = dr y (1 - y), dy = dr g (1 - 2y).
+  Location loc = getLoc();
+  Value dr = resultGradients[0], y = getSaved();
+  Value oneMinusTwoY = AddOp::create(builder, loc, scale(builder, loc, y, -2.0),
+                                     constantLike(builder, loc, y, 1.0));
+  Value dy = MulOp::create(builder, loc, MulOp::create(builder, loc, dr, getGrad()),
+                           oneMinusTwoY);
+  return setGradients(operandGradients,
+                      {SigmoidGradOp::create(builder, loc, dr, y), dy});
+}
+
+LogicalResult GeluGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
+                                        SmallVectorImpl<Value> &) {
+  return unsupported(*this);
+}
+
+LogicalResult SoftmaxGradOp::buildGradient(OpBuilder &builder,
+                                           ArrayRef<Value> resultGradients,
+                                           SmallVectorImpl<Value> &operandGradients) {
+  // r = s y (g - sum(g y)). Its Jacobian in g is symmetric, so dg is
+  // softmax_grad again; in y: dy = s (dr (g - sum(g y)) - g sum(y dr)).
+  Location loc = getLoc();
+  Value dr = resultGradients[0], g = getGrad(), y = getOutput();
+  SmallVector<int64_t> axis = {(int64_t)getAxis()};
+  Value gy = ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, g, y), axis,
+                                 /*keepdims=*/true);
+  Value ydr = ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, y, dr), axis,
+                                  /*keepdims=*/true);
+  Value dy = SubOp::create(
+      builder, loc,
+      MulOp::create(builder, loc, dr, SubOp::create(builder, loc, g, gy)),
+      MulOp::create(builder, loc, g, ydr));
+  return setGradients(operandGradients,
+                      {SoftmaxGradOp::create(builder, loc, dr, y, getAxisAttr(),
+                                             getScaleAttr()),
+                       scale(builder, loc, dy, getScale().convertToDouble())});
+}
+
+LogicalResult LogSoftmaxGradOp::buildGradient(OpBuilder &builder,
+                                              ArrayRef<Value> resultGradients,
+                                              SmallVectorImpl<Value> &operandGradients) {
+  // r = g - exp(y) sum(g): dg = dr - sum(exp(y) dr), dy = -exp(y) sum(g) dr.
+  Location loc = getLoc();
+  Value dr = resultGradients[0], g = getGrad();
+  SmallVector<int64_t> axis = {(int64_t)getAxis()};
+  Value expY = ExpOp::create(builder, loc, getOutput());
+  Value dg = SubOp::create(
+      builder, loc, dr,
+      ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, expY, dr), axis,
+                          /*keepdims=*/true));
+  Value sumG = ReduceSumOp::create(builder, loc, g, axis, /*keepdims=*/true);
+  Value dy = MulOp::create(builder, loc, MulOp::create(builder, loc, expY, sumG), dr);
+  return setGradients(operandGradients, {dg, NegOp::create(builder, loc, dy)});
+}
+
+LogicalResult LayerNormGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
+                                             SmallVectorImpl<Value> &) {
+  return unsupported(*this);
+}
+
+LogicalResult BatchNormGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
+                                             SmallVectorImpl<Value> &) {
+  return unsupported(*this);
+}
+
+LogicalResult CrossEntropyGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
+                                                SmallVectorImpl<Value> &) {
+  return unsupported(*this);
+}
+
+LogicalResult MseLossGradOp::buildGradient(OpBuilder &builder,
+                                           ArrayRef<Value> resultGradients,
+                                           SmallVectorImpl<Value> &operandGradients) {
+  // r = g * 2 (p - t) / N with a scalar g.
+  Location loc = getLoc();
+  Value dr = resultGradients[0];
+  RankedTensorType prediction = getPrediction().getType();
+  double twoOverN = 2.0 / std::max<double>(1.0, (double)prediction.getNumElements());
+  Value diff = SubOp::create(builder, loc, getPrediction(), getTarget());
+  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, prediction.getRank()));
+  Value dg = ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, dr, diff), all,
+                                 /*keepdims=*/false);
+  dg = reshapeTo(builder, loc, scale(builder, loc, dg, twoOverN),
+                 getGrad().getType().getShape());
+  Value dp = scale(builder, loc, MulOp::create(builder, loc, dr, getGrad()), twoOverN);
+  return setGradients(operandGradients, {dg, dp, NegOp::create(builder, loc, dp)});
+}
+
+LogicalResult TakeGradOp::buildGradient(OpBuilder &builder,
+                                        ArrayRef<Value> resultGradients,
+                                        SmallVectorImpl<Value> &operandGradients) {
+  // A scatter-add is linear; its adjoint is the gather.
+  return setGradients(operandGradients,
+                      {TakeOp::create(builder, getLoc(), resultGradients[0], getIndices(),
+                                      getAxisAttr()),
+                       Value()});
+}
+
+LogicalResult ConvGradInputOp::buildGradient(OpBuilder &builder,
+                                             ArrayRef<Value> resultGradients,
+                                             SmallVectorImpl<Value> &operandGradients) {
+  // r = C_w^T g: dg = C_w dr = conv(dr, w); in w, <dr, C_w^T g> = <conv(dr, w), g>.
+  Location loc = getLoc();
+  Value dr = resultGradients[0];
+  Value dg = ConvOp::create(builder, loc, dr, getFilter(), Value(), getStridesAttr(),
+                            getPadsAttr(), getDilationsAttr(), getGroupAttr());
+  Value dw = ConvGradFilterOp::create(builder, loc, getGrad(), dr, getStridesAttr(),
+                                      getPadsAttr(), getDilationsAttr(), getGroupAttr(),
+                                      builder.getDenseI64ArrayAttr(
+                                          getFilter().getType().getShape()));
+  return setGradients(operandGradients, {dg, dw});
+}
+
+LogicalResult ConvGradFilterOp::buildGradient(OpBuilder &builder,
+                                              ArrayRef<Value> resultGradients,
+                                              SmallVectorImpl<Value> &operandGradients) {
+  // r = F_x^T g: dg = conv(x, dr); in x, <dr, F_x^T g> = <conv(x, dr), g>.
+  Location loc = getLoc();
+  Value dr = resultGradients[0];
+  Value dg = ConvOp::create(builder, loc, getInput(), dr, Value(), getStridesAttr(),
+                            getPadsAttr(), getDilationsAttr(), getGroupAttr());
+  Value dx = ConvGradInputOp::create(builder, loc, getGrad(), dr, getStridesAttr(),
+                                     getPadsAttr(), getDilationsAttr(), getGroupAttr(),
+                                     builder.getDenseI64ArrayAttr(
+                                         getInput().getType().getShape()));
+  return setGradients(operandGradients, {dg, dx});
+}
+
+LogicalResult MaxPoolGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
+                                           SmallVectorImpl<Value> &) {
+  return unsupported(*this);
+}
+
+LogicalResult AvgPoolGradOp::buildGradient(OpBuilder &builder,
+                                           ArrayRef<Value> resultGradients,
+                                           SmallVectorImpl<Value> &operandGradients) {
+  // Linear: the adjoint of the adjoint of avg_pool is avg_pool.
+  return setGradients(operandGradients,
+                      {AvgPoolOp::create(builder, getLoc(), resultGradients[0],
+                                         getKernelShapeAttr(), getStridesAttr(),
+                                         getPadsAttr(), getCountIncludePadAttr(),
+                                         getCeilModeAttr())});
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer updates
+//===----------------------------------------------------------------------===//
+
+LogicalResult SgdUpdateOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  Value dr = resultGradients[0];
+  return setGradients(operandGradients,
+                      {dr, scale(builder, getLoc(), dr, -getLr().convertToDouble())});
+}
+
+LogicalResult AdamUpdateOp::buildGradient(OpBuilder &, ArrayRef<Value>,
+                                          SmallVectorImpl<Value> &) {
+  return unsupported(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Communication: each collective's adjoint is its mirror image
+//===----------------------------------------------------------------------===//
+
+/// Reductions whose gradient is linear and shared by all members.
+static bool isLinearReduction(ReductionKind kind) {
+  return kind == ReductionKind::sum || kind == ReductionKind::avg;
+}
+
+static LogicalResult nonlinearReduction(Operation *op, ReductionKind kind) {
+  return op->emitOpError("has no gradient rule for reduction '")
+         << stringifyReductionKind(kind) << "' (only sum and avg)";
+}
+
+LogicalResult SendOp::buildGradient(OpBuilder &builder,
+                                    ArrayRef<Value> resultGradients,
+                                    SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {SendOp::create(builder, getLoc(), resultGradients[0],
+                                      getPlacement(getInput()))});
+}
+
+LogicalResult AllReduceOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  // Every member's input reaches every member's output (scaled 1/n for avg).
+  if (!isLinearReduction(getReduction()))
+    return nonlinearReduction(*this, getReduction());
+  return setGradients(operandGradients,
+                      {AllReduceOp::create(builder, getLoc(), resultGradients[0],
+                                           getGroups(), getReduction())});
+}
+
+LogicalResult AllGatherOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {ReduceScatterOp::create(builder, getLoc(), resultGradients[0],
+                                               getGroups(), getDimAttr(),
+                                               ReductionKindAttr::get(
+                                                   getContext(), ReductionKind::sum))});
+}
+
+LogicalResult ReduceScatterOp::buildGradient(OpBuilder &builder,
+                                             ArrayRef<Value> resultGradients,
+                                             SmallVectorImpl<Value> &operandGradients) {
+  if (!isLinearReduction(getReduction()))
+    return nonlinearReduction(*this, getReduction());
+  Value grad = AllGatherOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                                   getDimAttr());
+  if (getReduction() == ReductionKind::avg)
+    grad = scale(builder, getLoc(), grad, 1.0 / getGroups().getGroupSize());
+  return setGradients(operandGradients, {grad});
+}
+
+LogicalResult AllToAllOp::buildGradient(OpBuilder &builder,
+                                        ArrayRef<Value> resultGradients,
+                                        SmallVectorImpl<Value> &operandGradients) {
+  // The exchange run backwards: split where it concatenated and vice versa.
+  return setGradients(operandGradients,
+                      {AllToAllOp::create(builder, getLoc(), resultGradients[0],
+                                          getGroups(), getConcatDimAttr(),
+                                          getSplitDimAttr())});
+}
+
+LogicalResult BroadcastOp::buildGradient(OpBuilder &builder,
+                                         ArrayRef<Value> resultGradients,
+                                         SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {ReduceOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                                        getRootAttr(),
+                                        ReductionKindAttr::get(getContext(),
+                                                               ReductionKind::sum))});
+}
+
+LogicalResult ReduceOp::buildGradient(OpBuilder &builder,
+                                      ArrayRef<Value> resultGradients,
+                                      SmallVectorImpl<Value> &operandGradients) {
+  if (!isLinearReduction(getReduction()))
+    return nonlinearReduction(*this, getReduction());
+  Value grad = BroadcastOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                                   getRootAttr());
+  if (getReduction() == ReductionKind::avg)
+    grad = scale(builder, getLoc(), grad, 1.0 / getGroups().getGroupSize());
+  return setGradients(operandGradients, {grad});
+}
+
+LogicalResult ScatterOp::buildGradient(OpBuilder &builder,
+                                       ArrayRef<Value> resultGradients,
+                                       SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {GatherOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                                        getRootAttr(), getDimAttr())});
+}
+
+LogicalResult GatherOp::buildGradient(OpBuilder &builder,
+                                      ArrayRef<Value> resultGradients,
+                                      SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(operandGradients,
+                      {ScatterOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                                         getRootAttr(), getDimAttr())});
+}

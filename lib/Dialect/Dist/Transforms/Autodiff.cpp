@@ -1,0 +1,479 @@
+//===- Autodiff.cpp - forward function to training step -------------------===//
+//
+// Reverse-mode automatic differentiation over the dist dialect. The pass
+// walks the forward ops backwards from the loss, asks each op for its
+// vector-Jacobian product (DistOpInterface::buildGradient, one rule per op in
+// lib/Dialect/Dist/IR/DistGradients.cpp), sums the gradients of values used
+// more than once, then appends the optimizer update and rewrites the
+// signature into the training-step convention of docs/autodiff.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/Dialect/Dist/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::dist {
+#define GEN_PASS_DEF_DISTAUTODIFF
+#include "distir/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace mlir::dist
+
+using namespace mlir;
+using namespace mlir::dist;
+
+namespace {
+
+constexpr llvm::StringLiteral kRoleAttrName = "dist.role";
+constexpr llvm::StringLiteral kPhaseAttrName = "dist.phase";
+
+enum class Optimizer { Sgd, Adam, None };
+
+struct TrainingOptions {
+  Optimizer optimizer = Optimizer::Sgd;
+  double learningRate = 0.01;
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+};
+
+/// Stamps `dist.phase` and, when known, `dist.layer` on every op the builder
+/// inserts, so that no backward or optimizer op can miss them.
+struct PhaseStamp : public OpBuilder::Listener {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    op->setAttr(kPhaseAttrName, phase);
+    if (layer)
+      op->setAttr(DistDialect::kLayerAttrName, layer);
+    created.push_back(op);
+  }
+  StringAttr phase;
+  IntegerAttr layer;
+  /// Every op inserted, in insertion order (for dead-code removal).
+  SmallVector<Operation *> created;
+};
+
+bool isFloatTensor(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type && isa<FloatType>(type.getElementType());
+}
+
+/// A splat constant of `like`'s type (shape, element type and placement).
+Value splatLike(OpBuilder &builder, Location loc, Value like, double value) {
+  auto type = cast<RankedTensorType>(like.getType());
+  auto valueType = RankedTensorType::get(type.getShape(), type.getElementType());
+  return ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(valueType,
+                             builder.getFloatAttr(type.getElementType(), value)),
+      getPlacement(type));
+}
+
+/// Builds the training step of one function.
+class TrainingStepBuilder {
+public:
+  TrainingStepBuilder(func::FuncOp func, const TrainingOptions &options)
+      : func(func), options(options), builder(func.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult findLossAndParameters();
+  LogicalResult differentiate();
+  void removeDeadBackwardOps();
+  LogicalResult rewriteSignature();
+  /// The smallest layer hint among the forward users of `value`, if any.
+  IntegerAttr getFirstLayer(Value value);
+
+  func::FuncOp func;
+  TrainingOptions options;
+  OpBuilder builder;
+  PhaseStamp stamp;
+
+  unsigned lossIndex = 0;
+  Value loss;
+  SmallVector<BlockArgument> parameters;
+  DenseMap<Value, Value> gradients;
+};
+
+LogicalResult TrainingStepBuilder::findLossAndParameters() {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return func.emitOpError("must have a body of one block to be differentiated");
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+
+  // The loss: the result marked as such, or the only result.
+  std::optional<unsigned> found;
+  for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    StringAttr role = func.getResultAttrOfType<StringAttr>(i, kRoleAttrName);
+    if (!role || role.getValue() != "loss")
+      continue;
+    if (found)
+      return func.emitOpError("has several results with dist.role = \"loss\" "
+                              "(results ")
+             << *found << " and " << i << ")";
+    found = i;
+  }
+  if (!found && func.getNumResults() == 1)
+    found = 0;
+  if (!found)
+    return func.emitOpError("has no loss to differentiate: mark one result with "
+                            "dist.role = \"loss\"");
+  lossIndex = *found;
+  loss = ret.getOperand(lossIndex);
+  auto lossType = dyn_cast<RankedTensorType>(loss.getType());
+  if (!lossType || !isa<FloatType>(lossType.getElementType()) ||
+      !lossType.hasStaticShape() || lossType.getNumElements() != 1)
+    return emitError(loss.getLoc())
+           << "the loss must be a floating-point scalar, got " << loss.getType();
+
+  for (BlockArgument arg : func.getArguments()) {
+    StringAttr role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
+    if (role && role.getValue() == "optimizer_state")
+      return func.emitOpError("is already a training step (argument ")
+             << arg.getArgNumber() << " is optimizer state)";
+    if (!role || role.getValue() != "parameter")
+      continue;
+    if (!isFloatTensor(arg))
+      return func.emitOpError("parameter argument ")
+             << arg.getArgNumber() << " must be a floating-point tensor, got "
+             << arg.getType();
+    parameters.push_back(arg);
+  }
+  if (parameters.empty())
+    return func.emitOpError("has no argument with dist.role = \"parameter\": "
+                            "nothing to train");
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (StringAttr phase = op->getAttrOfType<StringAttr>(kPhaseAttrName))
+      if (phase.getValue() != "forward") {
+        op->emitOpError("is already in the ")
+            << phase << " phase: the function is already a training step";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+IntegerAttr TrainingStepBuilder::getFirstLayer(Value value) {
+  IntegerAttr first;
+  for (Operation *user : value.getUsers()) {
+    auto layer = user->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
+    if (layer && (!first || layer.getInt() < first.getInt()))
+      first = layer;
+  }
+  return first;
+}
+
+LogicalResult TrainingStepBuilder::differentiate() {
+  Block &body = func.getBody().front();
+  Operation *terminator = body.getTerminator();
+  MLIRContext *ctx = func.getContext();
+
+  // Activity: only values that depend on a parameter carry gradients.
+  llvm::DenseSet<Value> active(parameters.begin(), parameters.end());
+  for (Operation &op : body.without_terminator()) {
+    op.setAttr(kPhaseAttrName, StringAttr::get(ctx, "forward"));
+    if (llvm::any_of(op.getOperands(), [&](Value v) { return active.contains(v); }))
+      for (Value result : op.getResults())
+        if (isFloatTensor(result))
+          active.insert(result);
+  }
+
+  builder.setInsertionPoint(terminator);
+  builder.setListener(&stamp);
+  stamp.phase = StringAttr::get(ctx, "backward");
+  if (Operation *lossOp = loss.getDefiningOp())
+    stamp.layer = lossOp->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
+  gradients[loss] = splatLike(builder, loss.getLoc(), loss, 1.0);
+
+  SmallVector<Operation *> forward;
+  for (Operation &op : body.without_terminator())
+    forward.push_back(&op);
+  for (Operation *op : llvm::reverse(forward)) {
+    SmallVector<Value> resultGradients;
+    bool anyGradient = false;
+    for (Value result : op->getResults()) {
+      resultGradients.push_back(gradients.lookup(result));
+      anyGradient |= bool(resultGradients.back());
+    }
+    if (!anyGradient ||
+        llvm::none_of(op->getOperands(), [&](Value v) { return active.contains(v); }))
+      continue;
+
+    stamp.layer = op->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
+    SmallVector<Value> operandGradients;
+    if (auto constraint = dyn_cast<ShardingConstraintOp>(op)) {
+      // The gradient of a constrained value is laid out the same way.
+      operandGradients.push_back(ShardingConstraintOp::create(
+          builder, op->getLoc(), resultGradients[0], constraint.getSharding()));
+    } else if (auto rule = dyn_cast<DistOpInterface>(op)) {
+      if (failed(rule.buildGradient(builder, resultGradients, operandGradients)))
+        return failure();
+    } else {
+      return op->emitOpError("has no gradient rule");
+    }
+    if (operandGradients.size() != op->getNumOperands())
+      return op->emitOpError("gradient rule gave ")
+             << operandGradients.size() << " gradients for "
+             << op->getNumOperands() << " operands";
+
+    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGradients)) {
+      if (!grad || !active.contains(operand))
+        continue;
+      if (grad.getType() != operand.getType())
+        return op->emitOpError("gradient rule gave ")
+               << grad.getType() << " for an operand of type " << operand.getType();
+      Value &sum = gradients[operand];
+      sum = sum ? AddOp::create(builder, op->getLoc(), sum, grad).getResult() : grad;
+    }
+  }
+
+  // Parameters the loss does not depend on get a zero gradient.
+  for (BlockArgument parameter : parameters)
+    if (!gradients.lookup(parameter)) {
+      stamp.layer = getFirstLayer(parameter);
+      gradients[parameter] = splatLike(builder, func.getLoc(), parameter, 0.0);
+    }
+  builder.setListener(nullptr);
+  return success();
+}
+
+void TrainingStepBuilder::removeDeadBackwardOps() {
+  // Rules build every operand's gradient, also for data inputs that need
+  // none (e.g. d input of the first matmul); they are pure and unused.
+  llvm::DenseSet<Value> kept;
+  for (BlockArgument parameter : parameters)
+    kept.insert(gradients.lookup(parameter));
+  for (Operation *op : llvm::reverse(stamp.created)) {
+    bool used = llvm::any_of(op->getResults(), [&](Value result) {
+      return !result.use_empty() || kept.contains(result);
+    });
+    if (!used)
+      op->erase();
+  }
+  stamp.created.clear();
+}
+
+LogicalResult TrainingStepBuilder::rewriteSignature() {
+  MLIRContext *ctx = func.getContext();
+  Block &oldBody = func.getBody().front();
+  auto oldReturn = cast<func::ReturnOp>(oldBody.getTerminator());
+  Location loc = func.getLoc();
+
+  auto named = [&](StringRef name, StringRef role, DictionaryAttr base = {}) {
+    NamedAttrList attrs(base);
+    attrs.set(DistDialect::kNameAttrName, StringAttr::get(ctx, name));
+    attrs.set(kRoleAttrName, StringAttr::get(ctx, role));
+    return attrs.getDictionary(ctx);
+  };
+
+  // What the rewrite needs of each parameter, read before the old block
+  // (and its arguments) goes away.
+  struct ParameterInfo {
+    unsigned oldIndex;
+    std::string name;
+    Type type;
+    Location loc;
+    Value grad;
+    /// The parameter's sharding, for its state, update and gradient.
+    DictionaryAttr layout;
+  };
+  SmallVector<ParameterInfo> infos;
+  for (BlockArgument parameter : parameters) {
+    unsigned index = parameter.getArgNumber();
+    auto name = func.getArgAttrOfType<StringAttr>(index, DistDialect::kNameAttrName);
+    NamedAttrList layout;
+    if (Attribute sharding = func.getArgAttr(index, DistDialect::kShardingAttrName))
+      layout.set(DistDialect::kShardingAttrName, sharding);
+    infos.push_back({index, name ? name.str() : "arg" + std::to_string(index),
+                     parameter.getType(), parameter.getLoc(),
+                     gradients.lookup(parameter), layout.getDictionary(ctx)});
+  }
+
+  // New arguments: parameters, optimizer state, then everything else.
+  SmallVector<Type> argTypes;
+  SmallVector<DictionaryAttr> argAttrs;
+  SmallVector<Location> argLocs;
+  SmallVector<int64_t> newIndexOfOld(func.getNumArguments(), -1);
+  for (const ParameterInfo &info : infos) {
+    newIndexOfOld[info.oldIndex] = argTypes.size();
+    argTypes.push_back(info.type);
+    argAttrs.push_back(func.getArgAttrDict(info.oldIndex));
+    argLocs.push_back(info.loc);
+  }
+  // Adam: NAME.adam_m and NAME.adam_v per parameter, then one adam.step.
+  unsigned stateBegin = argTypes.size();
+  DevicesAttr statePlacement;
+  if (options.optimizer == Optimizer::Adam) {
+    statePlacement = getPlacement(infos.front().type);
+    for (const ParameterInfo &info : infos) {
+      if (getPlacement(info.type) != statePlacement)
+        return func.emitOpError("adam needs every parameter on one device set "
+                                "(one adam.step serves them all); run "
+                                "dist-autodiff before placing the program");
+      for (StringRef moment : {".adam_m", ".adam_v"}) {
+        argTypes.push_back(info.type);
+        argAttrs.push_back(named(info.name + moment.str(), "optimizer_state",
+                                 info.layout));
+        argLocs.push_back(info.loc);
+      }
+    }
+    argTypes.push_back(
+        RankedTensorType::get({}, Float32Type::get(ctx), statePlacement));
+    argAttrs.push_back(named("adam.step", "optimizer_state"));
+    argLocs.push_back(loc);
+  }
+  unsigned stateEnd = argTypes.size();
+  for (BlockArgument arg : func.getArguments()) {
+    if (newIndexOfOld[arg.getArgNumber()] >= 0)
+      continue;
+    newIndexOfOld[arg.getArgNumber()] = argTypes.size();
+    argTypes.push_back(arg.getType());
+    argAttrs.push_back(func.getArgAttrDict(arg.getArgNumber()));
+    argLocs.push_back(arg.getLoc());
+  }
+
+  // Move the body into a block with the new arguments.
+  auto *newBody = new Block();
+  newBody->addArguments(argTypes, argLocs);
+  for (BlockArgument arg : oldBody.getArguments())
+    arg.replaceAllUsesWith(newBody->getArgument(newIndexOfOld[arg.getArgNumber()]));
+  newBody->getOperations().splice(newBody->end(), oldBody.getOperations());
+  func.getBody().push_back(newBody);
+  oldBody.erase();
+  parameters.clear();
+  gradients.clear();
+
+  // Results: loss, updated parameters (or gradients), updated state, then
+  // any other result of the forward function.
+  SmallVector<Value> results = {oldReturn.getOperand(lossIndex)};
+  SmallVector<DictionaryAttr> resultAttrs = {
+      named("loss", "loss", func.getResultAttrDict(lossIndex))};
+  builder.setInsertionPoint(oldReturn);
+  builder.setListener(&stamp);
+  stamp.phase = StringAttr::get(ctx, "optimizer");
+  SmallVector<Value> newState;
+  for (auto [i, info] : llvm::enumerate(infos)) {
+    Value param = newBody->getArgument(newIndexOfOld[info.oldIndex]);
+    Value grad = info.grad;
+    stamp.layer = getFirstLayer(param);
+    switch (options.optimizer) {
+    case Optimizer::None:
+      results.push_back(grad);
+      resultAttrs.push_back(named(info.name + ".grad", "gradient", info.layout));
+      continue;
+    case Optimizer::Sgd:
+      results.push_back(SgdUpdateOp::create(builder, param.getLoc(), param, grad,
+                                            llvm::APFloat(options.learningRate)));
+      break;
+    case Optimizer::Adam: {
+      Value m = newBody->getArgument(stateBegin + 2 * i);
+      Value v = newBody->getArgument(stateBegin + 2 * i + 1);
+      Value step = newBody->getArgument(stateEnd - 1);
+      auto update = AdamUpdateOp::create(
+          builder, param.getLoc(), param, grad, m, v, step,
+          llvm::APFloat(options.learningRate), llvm::APFloat(options.beta1),
+          llvm::APFloat(options.beta2), llvm::APFloat(options.epsilon));
+      results.push_back(update.getNewParam());
+      newState.append({update.getNewMoment1(), update.getNewMoment2()});
+      break;
+    }
+    }
+    resultAttrs.push_back(named(info.name, "updated_parameter", info.layout));
+  }
+  if (options.optimizer == Optimizer::Adam) {
+    Value step = newBody->getArgument(stateEnd - 1);
+    stamp.layer = {};
+    newState.push_back(AddOp::create(builder, loc, step, splatLike(builder, loc, step, 1.0)));
+    for (auto [value, attrs] :
+         llvm::zip(newState, ArrayRef(argAttrs).slice(stateBegin, stateEnd - stateBegin))) {
+      results.push_back(value);
+      NamedAttrList updated(attrs);
+      updated.set(kRoleAttrName, StringAttr::get(ctx, "updated_optimizer_state"));
+      resultAttrs.push_back(updated.getDictionary(ctx));
+    }
+  }
+  builder.setListener(nullptr);
+  for (unsigned i = 0; i < oldReturn.getNumOperands(); ++i) {
+    if (i == lossIndex)
+      continue;
+    results.push_back(oldReturn.getOperand(i));
+    resultAttrs.push_back(func.getResultAttrDict(i));
+  }
+  func::ReturnOp::create(builder, oldReturn.getLoc(), results);
+  oldReturn.erase();
+
+  SmallVector<Type> resultTypes;
+  for (Value result : results)
+    resultTypes.push_back(result.getType());
+  func.setFunctionType(FunctionType::get(ctx, argTypes, resultTypes));
+  func.setAllArgAttrs(argAttrs);
+  func.setAllResultAttrs(resultAttrs);
+  return success();
+}
+
+LogicalResult TrainingStepBuilder::run() {
+  if (failed(findLossAndParameters()) || failed(differentiate()))
+    return failure();
+  removeDeadBackwardOps();
+  return rewriteSignature();
+}
+
+struct AutodiffPass : public mlir::dist::impl::DistAutodiffBase<AutodiffPass> {
+  using DistAutodiffBase::DistAutodiffBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<TrainingOptions> training = parseOptions(module);
+    if (failed(training))
+      return signalPassFailure();
+
+    func::FuncOp func;
+    for (auto candidate : module.getOps<func::FuncOp>()) {
+      if (candidate.isExternal())
+        continue;
+      if (funcName.empty() || candidate.getSymName() == funcName) {
+        func = candidate;
+        break;
+      }
+    }
+    if (!func) {
+      if (funcName.empty())
+        module.emitError("dist-autodiff: the module has no function with a body");
+      else
+        module.emitError("dist-autodiff: no function named '") << funcName << "'";
+      return signalPassFailure();
+    }
+    if (failed(TrainingStepBuilder(func, *training).run()))
+      return signalPassFailure();
+  }
+
+  FailureOr<TrainingOptions> parseOptions(ModuleOp module) {
+    TrainingOptions training;
+    auto kind = llvm::StringSwitch<std::optional<Optimizer>>(optimizer)
+                    .Case("sgd", Optimizer::Sgd)
+                    .Case("adam", Optimizer::Adam)
+                    .Case("none", Optimizer::None)
+                    .Default(std::nullopt);
+    if (!kind)
+      return module.emitError("dist-autodiff: optimizer must be sgd, adam or none, got '")
+             << optimizer << "'";
+    training.optimizer = *kind;
+    if (!(learningRate >= 0))
+      return module.emitError("dist-autodiff: lr must be positive, got ") << learningRate;
+    // 0 picks the optimizer's customary default.
+    training.learningRate =
+        learningRate > 0 ? learningRate : (*kind == Optimizer::Adam ? 1e-3 : 0.01);
+    if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1))
+      return module.emitError("dist-autodiff: beta1 and beta2 must be in [0, 1), got ")
+             << beta1 << " and " << beta2;
+    if (!(epsilon >= 0))
+      return module.emitError("dist-autodiff: epsilon must be non-negative, got ")
+             << epsilon;
+    training.beta1 = beta1;
+    training.beta2 = beta2;
+    training.epsilon = epsilon;
+    return training;
+  }
+};
+
+} // namespace
