@@ -116,9 +116,10 @@ struct DataParallelPass
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      if (failed(annotateDataParallel(func, *meshOp, axis.getValue())) ||
-          failed(propagateShardings(func)) ||
-          (partition && failed(partitionFunction(func))))
+      if (failed(annotateDataParallel(func, *meshOp, axis.getValue())))
+        return signalPassFailure();
+      if (!annotateOnly &&
+          (failed(propagateShardings(func)) || failed(partitionFunction(func))))
         return signalPassFailure();
     }
   }

@@ -130,8 +130,10 @@ struct TensorParallelPass
       LogicalResult annotated =
           map ? annotateWithLayoutMap(func, *meshOp, *map)
               : annotateMegatron(func, *meshOp, axis.getValue());
-      if (failed(annotated) || failed(propagateShardings(func)) ||
-          (partition && failed(partitionFunction(func))))
+      if (failed(annotated))
+        return signalPassFailure();
+      if (!annotateOnly &&
+          (failed(propagateShardings(func)) || failed(partitionFunction(func))))
         return signalPassFailure();
     }
   }

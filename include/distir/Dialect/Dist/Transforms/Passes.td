@@ -76,7 +76,8 @@ def DistDataParallel : Pass<"dist-data-parallel", "::mlir::ModuleOp"> {
     replicates parameters and optimizer state, annotates every result
     replicated over `axis` (so parameter gradients, partial sums over the
     batch, are all-reduced over the dp groups only), then propagates and
-    partitions (unless `partition=false`, which stops after propagation).
+    partitions (unless `annotate-only`: then dist-tensor-parallel or
+    dist-propagate-sharding and dist-partition may follow).
     The mesh `mesh` is created with one axis of `dp` devices if absent.
   }];
   let options = [
@@ -84,8 +85,8 @@ def DistDataParallel : Pass<"dist-data-parallel", "::mlir::ModuleOp"> {
            "Devices along the data-parallel axis (0: the mesh's size)">,
     Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"", "Mesh symbol">,
     Option<"axis", "axis", "std::string", /*default=*/"\"dp\"", "Mesh axis">,
-    Option<"partition", "partition", "bool", /*default=*/"true",
-           "Partition after propagating">,
+    Option<"annotateOnly", "annotate-only", "bool", /*default=*/"false",
+           "Only annotate (to compose with other wrappers before propagating)">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect"];
 }
@@ -98,7 +99,7 @@ def DistTensorParallel : Pass<"dist-tensor-parallel", "::mlir::ModuleOp"> {
     by heads; plain MLP weights alternate column / row). With
     `layout-map=file.json`: regexes over parameter names to layouts on mesh
     axes, first match wins, unmatched parameters replicated. Then propagates
-    and partitions (unless `partition=false`). The mesh `mesh` is created
+    and partitions (unless `annotate-only`). The mesh `mesh` is created
     with one axis of `tp` devices if absent.
   }];
   let options = [
@@ -108,8 +109,8 @@ def DistTensorParallel : Pass<"dist-tensor-parallel", "::mlir::ModuleOp"> {
     Option<"axis", "axis", "std::string", /*default=*/"\"tp\"", "Mesh axis">,
     Option<"layoutMap", "layout-map", "std::string", /*default=*/"\"\"",
            "JSON layout map (regex over parameter names -> layout)">,
-    Option<"partition", "partition", "bool", /*default=*/"true",
-           "Partition after propagating">,
+    Option<"annotateOnly", "annotate-only", "bool", /*default=*/"false",
+           "Only annotate (to compose with other wrappers before propagating)">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect"];
 }
