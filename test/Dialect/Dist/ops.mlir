@@ -214,3 +214,16 @@ func.func @two_stage_mlp(%x: tensor<8x16xf32, #dist.devices<[0:2]>>,
   %y = dist.matmul %t, %w2 : (tensor<8x32xf32, #dist.devices<[2:4]>>, tensor<32x16xf32, #dist.devices<[2:4]>>) -> tensor<8x16xf32, #dist.devices<[2:4]>>
   return %y : tensor<8x16xf32, #dist.devices<[2:4]>>
 }
+
+// Attributes in their standalone form.
+// CHECK-LABEL: func.func private @standalone_attributes
+// CHECK-SAME: test.devices = #dist.devices<[0:1024:8]>
+// CHECK-SAME: test.groups = #dist.groups<{{\[\[}}0:2], [2:4]]>
+// CHECK-SAME: test.reduction = #dist<reduction avg>
+// CHECK-SAME: test.sharding = #dist.sharding<@world, [[], []]>
+func.func private @standalone_attributes() attributes {
+  test.devices = #dist.devices<[0:1024:8]>,
+  test.groups = #dist.groups<[[0, 1], [2, 3]]>,
+  test.reduction = #dist<reduction avg>,
+  test.sharding = #dist.sharding<@world, [[], []]>
+}
