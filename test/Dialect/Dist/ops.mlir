@@ -220,7 +220,7 @@ func.func @two_stage_mlp(%x: tensor<8x16xf32, #dist.devices<[0:2]>>,
 // CHECK-SAME: test.devices = #dist.devices<[0:1024:8]>
 // CHECK-SAME: test.groups = #dist.groups<{{\[\[}}0:2], [2:4]]>
 // CHECK-SAME: test.reduction = #dist<reduction avg>
-// CHECK-SAME: test.sharding = #dist.sharding<@world, [[], []]>
+// CHECK-SAME: test.sharding = #dist.sharding<@world, {{\[\[}}], []]>
 func.func private @standalone_attributes() attributes {
   test.devices = #dist.devices<[0:1024:8]>,
   test.groups = #dist.groups<[[0, 1], [2, 3]]>,
