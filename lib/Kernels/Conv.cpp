@@ -305,9 +305,7 @@ Status convGradInput(const HostTensor &dy, const HostTensor &w,
   DISTIR_RETURN_IF_ERROR(buildConvGeometry(name, inputShape, w.getShape(), options, geometry));
   const int64_t filters = w.getDimSize(0), group = options.group;
   const Shape expected = getWindowOutputShape(inputShape, filters, geometry);
-  if (dy.getShape() != expected)
-    return kernelError(name, "dy has shape " + formatShape(dy.getShape()) +
-                                 ", the convolution produces " + formatShape(expected));
+  DISTIR_RETURN_IF_ERROR(checkGradientShape(name, dy, expected, "convolution"));
   const int64_t groupChannels = w.getDimSize(1), groupFilters = filters / group;
   const int64_t rows = groupChannels * geometry.kernelSize, P = geometry.outputSize;
   DISTIR_RETURN_IF_ERROR(checkGemmSizes(name, rows, P));
@@ -344,9 +342,7 @@ Status convGradFilter(const HostTensor &dy, const HostTensor &x,
   DISTIR_RETURN_IF_ERROR(buildConvGeometry(name, x.getShape(), filterShape, options, geometry));
   const int64_t filters = filterShape[0], group = options.group;
   const Shape expected = getWindowOutputShape(x.getShape(), filters, geometry);
-  if (dy.getShape() != expected)
-    return kernelError(name, "dy has shape " + formatShape(dy.getShape()) +
-                                 ", the convolution produces " + formatShape(expected));
+  DISTIR_RETURN_IF_ERROR(checkGradientShape(name, dy, expected, "convolution"));
   const int64_t groupChannels = filterShape[1], groupFilters = filters / group;
   const int64_t rows = groupChannels * geometry.kernelSize, P = geometry.outputSize;
   DISTIR_RETURN_IF_ERROR(checkGemmSizes(name, rows, P));
@@ -408,9 +404,7 @@ Status maxPoolGrad(const HostTensor &dy, const HostTensor &x,
   WindowGeometry geometry;
   DISTIR_RETURN_IF_ERROR(buildPoolGeometry(name, x, options, geometry));
   const Shape expected = getWindowOutputShape(x.getShape(), x.getDimSize(1), geometry);
-  if (dy.getShape() != expected)
-    return kernelError(name, "dy has shape " + formatShape(dy.getShape()) +
-                                 ", the pooling produces " + formatShape(expected));
+  DISTIR_RETURN_IF_ERROR(checkGradientShape(name, dy, expected, "pooling"));
   HostTensor out(x.getElementType(), x.getShape());
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, x.getElementType(), [&](auto zero) {
     using T = decltype(zero);
@@ -477,9 +471,7 @@ Status avgPoolGrad(const HostTensor &dy, const PoolOptions &options,
                                        options.padsBegin, options.padsEnd,
                                        options.ceilMode, geometry));
   const Shape expected = getWindowOutputShape(inputShape, inputShape[1], geometry);
-  if (dy.getShape() != expected)
-    return kernelError(name, "dy has shape " + formatShape(dy.getShape()) +
-                                 ", the pooling produces " + formatShape(expected));
+  DISTIR_RETURN_IF_ERROR(checkGradientShape(name, dy, expected, "pooling"));
   HostTensor out(dy.getElementType(), inputShape);
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, dy.getElementType(), [&](auto zero) {
     using T = decltype(zero);

@@ -130,6 +130,22 @@ Status checkSameTypeAndShape(const char *kernel, const char *lhsName,
   return Status::success();
 }
 
+Status resolveAxis(const char *kernel, int64_t axis, int64_t rank, int64_t &dim) {
+  Status status = normalizeAxis(axis, rank, dim);
+  if (!status.ok())
+    return kernelError(kernel, status.message());
+  return Status::success();
+}
+
+Status checkGradientShape(const char *kernel, const HostTensor &grad,
+                          const Shape &expected, const char *forward) {
+  if (grad.getShape() != expected)
+    return kernelError(kernel, "dy has shape " + formatShape(grad.getShape()) +
+                                   ", the " + forward + " produces " +
+                                   formatShape(expected));
+  return Status::success();
+}
+
 AxisSplit splitAtAxis(const Shape &shape, int64_t axis) {
   AxisSplit split;
   for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {

@@ -181,6 +181,13 @@ void forEachBroadcastRun(const Shape &resultShape,
   }
 }
 
+/// normalizeAxis with the kernel's name in the error.
+Status resolveAxis(const char *kernel, int64_t axis, int64_t rank, int64_t &dim);
+
+/// Fails unless a gradient operand has the shape its forward op produces.
+Status checkGradientShape(const char *kernel, const HostTensor &grad,
+                          const Shape &expected, const char *forward);
+
 /// Checks that `x` and `y` have the same type and shape.
 Status checkSameTypeAndShape(const char *kernel, const char *lhsName,
                              const HostTensor &lhs, const char *rhsName,

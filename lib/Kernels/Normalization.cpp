@@ -32,9 +32,7 @@ Status getLayerNormView(const char *kernel, const HostTensor &x, int64_t axis,
                         Shape &normalizedShape, int64_t &rows,
                         int64_t &features) {
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, x.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(kernel, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(kernel, axis, x.getRank(), dim));
   normalizedShape.assign(x.getShape().begin() + dim, x.getShape().end());
   features = getNumElements(normalizedShape);
   rows = features == 0 ? 0 : x.getNumElements() / features;

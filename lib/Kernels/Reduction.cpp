@@ -121,9 +121,7 @@ Status softmaxLike(const char *name, const HostTensor &x, int64_t axis,
                    bool causal, double scale, bool logOutput,
                    HostTensor &result) {
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, x.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, x.getRank(), dim));
   if (causal && (x.getRank() < 2 || dim != x.getRank() - 1))
     return kernelError(name, "causal masking needs rank >= 2 and the last axis");
   HostTensor out(x.getElementType(), x.getShape());
@@ -153,9 +151,7 @@ Status prepareCrossEntropy(const char *name, const HostTensor &logits,
                            const CrossEntropyOptions &options, AxisSplit &split,
                            std::vector<int64_t> &sampleLabels) {
   int64_t dim;
-  Status axisStatus = normalizeAxis(options.classAxis, logits.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, options.classAxis, logits.getRank(), dim));
   Shape expected = logits.getShape();
   expected.erase(expected.begin() + dim);
   if (labels.getShape() != expected)
@@ -227,9 +223,7 @@ Status softmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
   const char *name = "softmax_grad";
   DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "dy", dy, "y", y));
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, y.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, y.getRank(), dim));
   HostTensor out(y.getElementType(), y.getShape());
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, y.getElementType(), [&](auto zero) {
     using T = decltype(zero);
@@ -262,9 +256,7 @@ Status logSoftmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
   const char *name = "log_softmax_grad";
   DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "dy", dy, "y", y));
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, y.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, y.getRank(), dim));
   HostTensor out(y.getElementType(), y.getShape());
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, y.getElementType(), [&](auto zero) {
     using T = decltype(zero);

@@ -163,9 +163,7 @@ Status concat(const TensorList &inputs, int64_t axis, HostTensor &result) {
     return kernelError(name, "no inputs");
   const HostTensor &first = *inputs[0];
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, first.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, first.getRank(), dim));
   Shape outShape = first.getShape();
   outShape[dim] = 0;
   for (const HostTensor *input : inputs) {
@@ -243,9 +241,7 @@ Status split(const HostTensor &x, int64_t axis, const Shape &sizes,
              const ResultList &results) {
   const char *name = "split";
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, x.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, x.getRank(), dim));
   if (sizes.size() != results.size())
     return kernelError(name, std::to_string(sizes.size()) + " sizes for " +
                                  std::to_string(results.size()) + " results");
@@ -283,9 +279,7 @@ Status split(const HostTensor &x, int64_t axis, const Shape &sizes,
 Status splitEvenly(const HostTensor &x, int64_t axis, int64_t numParts,
                    const ResultList &results) {
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, x.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError("split", axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis("split", axis, x.getRank(), dim));
   if (numParts <= 0 || x.getDimSize(dim) % numParts != 0)
     return kernelError("split", "dim " + std::to_string(dim) + " of size " +
                                     std::to_string(x.getDimSize(dim)) +
@@ -370,9 +364,7 @@ Status take(const HostTensor &data, const HostTensor &indices, int64_t axis,
             HostTensor &result) {
   const char *name = "take";
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, data.getRank(), dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, data.getRank(), dim));
   std::vector<int64_t> positions;
   DISTIR_RETURN_IF_ERROR(readIndices(name, indices, positions));
   DISTIR_RETURN_IF_ERROR(normalizeIndices(name, positions, data.getDimSize(dim)));
@@ -403,9 +395,7 @@ Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
                                  " cannot come from indices of rank " +
                                  std::to_string(indexRank));
   int64_t dim;
-  Status axisStatus = normalizeAxis(axis, dataRank, dim);
-  if (!axisStatus.ok())
-    return kernelError(name, axisStatus.message());
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, dataRank, dim));
   const Shape &dyShape = dy.getShape();
   if (!std::equal(indices.getShape().begin(), indices.getShape().end(),
                   dyShape.begin() + dim))
