@@ -365,7 +365,8 @@ LogicalResult Partitioner::run() {
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);
   SmallVector<Type> argTypes;
-  for (BlockArgument arg : body.getArguments()) {
+  SmallVector<BlockArgument> originalArgs(body.getArguments());
+  for (BlockArgument arg : originalArgs) {
     Operation *firstUser = nullptr;
     for (Operation *user : arg.getUsers())
       if (!isa<func::ReturnOp>(user) &&
@@ -387,9 +388,10 @@ LogicalResult Partitioner::run() {
         localType(func, arg.getType(), layout, mesh, what);
     if (failed(type))
       return failure();
-    arg.setType(*type);
+    // The original ops keep their global operand types until they are
+    // erased (the rules read them): the local arguments are new ones.
     argTypes.push_back(*type);
-    placed[arg] = {arg, layout, mesh};
+    placed[arg] = {body.addArgument(*type, arg.getLoc()), layout, mesh};
   }
 
   for (Operation *op : ops)
@@ -427,6 +429,7 @@ LogicalResult Partitioner::run() {
   ret->setOperands(results);
   for (Operation *op : llvm::reverse(ops))
     op->erase();
+  body.eraseArguments(0, originalArgs.size());
   func.setFunctionType(FunctionType::get(ctx, argTypes, ValueRange(results).getTypes()));
   func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
   return success();

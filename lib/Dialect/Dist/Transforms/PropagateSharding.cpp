@@ -82,7 +82,7 @@ FailureOr<Layout> mlir::dist::getLayout(ShardingAttr sharding, const Mesh &mesh,
   auto resolve = [&](StringRef name) -> std::optional<int64_t> {
     std::optional<int64_t> axis = mesh.getAxisIndex(name);
     if (!axis)
-      error = ("mesh " + sharding.getMesh().getValue() + " has no axis \"" +
+      error = ("mesh @" + sharding.getMesh().getValue() + " has no axis \"" +
                name + "\"")
                   .str();
     return axis;
