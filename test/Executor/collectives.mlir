@@ -12,6 +12,7 @@
 // RUN: dist-run %s --entry reduce --input rows=%t/rows.npy | FileCheck %s --check-prefix=REDUCE
 // RUN: dist-run %s --entry send --input pair=%t/pair.npy | FileCheck %s --check-prefix=SEND
 // RUN: dist-run %s --entry partial --input rows=%t/rows.npy | FileCheck %s --check-prefix=PARTIAL
+// RUN: dist-run %s --entry placed_constant | FileCheck %s --check-prefix=CONSTANT
 
 // Device d = (a, b) with d = 2a + b; "x" is the flat axis of the same devices.
 dist.mesh @g shape = [2, 2] axes = ["a", "b"]
@@ -121,4 +122,12 @@ func.func @partial(%rows: tensor<1x2xf32, #dist.devices<[0:4]>> {dist.name = "ro
         tensor<1x2xf32, #dist.devices<[0:4]>> {dist.name = "roundtrip"}) {
   %0 = dist.all_reduce %rows sum groups [[0, 1, 2, 3]] : tensor<1x2xf32, #dist.devices<[0:4]>> -> tensor<1x2xf32, #dist.devices<[0:4]>>
   return %rows, %0 : tensor<1x2xf32, #dist.devices<[0:4]>>, tensor<1x2xf32, #dist.devices<[0:4]>>
+}
+
+// A constant placed on a device set is replicated on each of its devices.
+// CONSTANT: summed: f32 [2] = [2, 4]
+func.func @placed_constant() -> (tensor<2xf32, #dist.devices<[0:2]>> {dist.name = "summed"}) {
+  %c = dist.constant dense<[1.0, 2.0]> : tensor<2xf32> on [0:2]
+  %0 = dist.all_reduce %c sum groups [[0, 1]] : tensor<2xf32, #dist.devices<[0:2]>> -> tensor<2xf32, #dist.devices<[0:2]>>
+  return %0 : tensor<2xf32, #dist.devices<[0:2]>>
 }
