@@ -156,7 +156,9 @@ LogicalResult MatmulOp::buildGradient(OpBuilder &builder,
   Value da = MatmulOp::create(builder, loc, ta ? b : dc, ta ? dc : b,
                               /*transpose_a=*/ta ? tb : false,
                               /*transpose_b=*/ta ? true : !tb);
-  da = sumToShape(builder, loc, da, aType);
+  // Sum over broadcast batch dims against the promoted shape, then drop the
+  // promoted dim: the two are not aligned on the right for a vector rhs.
+  da = reshapeTo(builder, loc, sumToShape(builder, loc, da, aFull), aType.getShape());
 
   Value db;
   if (bFull.getRank() == 2 && aFull.getRank() > 2 && !ta && !bVector) {
@@ -175,7 +177,7 @@ LogicalResult MatmulOp::buildGradient(OpBuilder &builder,
                           /*transpose_a=*/tb ? true : !ta,
                           /*transpose_b=*/tb ? ta : false);
   }
-  db = sumToShape(builder, loc, db, bType);
+  db = reshapeTo(builder, loc, sumToShape(builder, loc, db, bFull), bType.getShape());
   return setGradients(operandGradients, {da, db});
 }
 
