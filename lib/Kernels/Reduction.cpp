@@ -16,7 +16,7 @@ namespace {
 Status reduce(const char *name, const HostTensor &x, const Shape &axes,
               bool keepDims, bool mean, HostTensor &result) {
   const int64_t rank = x.getRank();
-  std::vector<bool> reduced(rank, axes.empty());
+  std::vector<bool> reduced(rank, false);
   for (int64_t axis : axes) {
     int64_t dim;
     Status status = normalizeAxis(axis, rank, dim);

@@ -97,8 +97,10 @@ TEST(Reduce, SumAndMeanOverAxes) {
   expectTensor(out, {3}, {5, 7, 9});
   ASSERT_OK(k::reduceSum(x, {1}, true, out));
   expectTensor(out, {2, 1}, {6, 15});
-  ASSERT_OK(k::reduceMean(x, {}, false, out));
+  ASSERT_OK(k::reduceMean(x, {0, 1}, false, out));
   expectTensor(out, {}, {3.5});
+  ASSERT_OK(k::reduceSum(x, {}, false, out)); // No axes: nothing reduced.
+  expectTensor(out, {2, 3}, {1, 2, 3, 4, 5, 6});
   ASSERT_OK(k::reduceMean(x, {-1, 0}, true, out));
   expectTensor(out, {1, 1}, {3.5});
   HostTensor cube = HostTensor::random("c", {2, 3, 4}, ElementType::F64, 1);

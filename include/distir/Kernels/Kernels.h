@@ -153,8 +153,9 @@ Status expand(const HostTensor &x, const Shape &shape, HostTensor &result);
 // Reductions and losses
 //===----------------------------------------------------------------------===//
 
-/// Sum / mean over `axes` (no repeats); an empty list reduces every dim
-/// (ONNX's default). keepDims keeps reduced dims as size 1.
+/// Sum / mean over `axes` (no repeats). An empty list reduces nothing (the
+/// dialect's shape rule; ONNX's noop_with_empty_axes = 1): list every dim to
+/// reduce them all. keepDims keeps reduced dims as size 1.
 Status reduceSum(const HostTensor &x, const Shape &axes, bool keepDims,
                  HostTensor &result);
 Status reduceMean(const HostTensor &x, const Shape &axes, bool keepDims,
