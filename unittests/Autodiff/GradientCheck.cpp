@@ -3,7 +3,6 @@
 #include "GradientCheck.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
-#include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -31,23 +30,23 @@ struct CapturedDiagnostics {
   ScopedDiagnosticHandler handler;
 };
 
-func::FuncOp getFirstFunction(ModuleOp module) {
+bool isParameter(func::FuncOp func, unsigned index) {
+  auto role = func.getArgAttrOfType<StringAttr>(index, "dist.role");
+  return role && role.getValue() == "parameter";
+}
+
+} // namespace
+
+func::FuncOp distir::testing::getFirstFunction(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isExternal())
       return func;
   return {};
 }
 
-bool isParameter(func::FuncOp func, unsigned index) {
-  auto role = func.getArgAttrOfType<StringAttr>(index, "dist.role");
-  return role && role.getValue() == "parameter";
-}
-
-/// Deterministic inputs for every argument, laid out as its type says (each
-/// device of a placed argument gets its own values).
-LogicalResult makeArguments(func::FuncOp func, uint64_t seed,
-                            std::vector<PlacedValue> &arguments,
-                            std::string &error) {
+LogicalResult distir::testing::makeArguments(func::FuncOp func, uint64_t seed,
+                                             std::vector<PlacedValue> &arguments,
+                                             std::string &error) {
   for (BlockArgument arg : func.getArguments()) {
     ElementType type;
     std::vector<int64_t> shape;
@@ -72,6 +71,24 @@ LogicalResult makeArguments(func::FuncOp func, uint64_t seed,
   }
   return success();
 }
+
+OwningOpRef<ModuleOp>
+distir::testing::differentiate(ModuleOp forward,
+                               const dist::DistAutodiffOptions &options,
+                               std::string &error) {
+  MLIRContext &context = *forward.getContext();
+  CapturedDiagnostics diagnostics(context);
+  OwningOpRef<ModuleOp> step = forward.clone();
+  PassManager pm(&context);
+  pm.addPass(dist::createDistAutodiff(options));
+  if (failed(pm.run(*step))) {
+    error = "dist-autodiff failed: " + diagnostics.text;
+    return nullptr;
+  }
+  return step;
+}
+
+namespace {
 
 /// Runs `func`; the objective is the sum over devices of the first result
 /// (the loss on each device holding it), which is what a seed of 1 on every
@@ -124,14 +141,12 @@ GradientCheckResult distir::testing::checkGradients(ModuleOp forward,
   func::FuncOp forwardFunc = getFirstFunction(forward);
   if (!forwardFunc)
     return fail("no function to check");
-  OwningOpRef<ModuleOp> step = forward.clone();
-  PassManager pm(&context);
   dist::DistAutodiffOptions autodiff;
   autodiff.optimizer = "none";
   autodiff.funcName = forwardFunc.getSymName().str();
-  pm.addPass(dist::createDistAutodiff(autodiff));
-  if (failed(pm.run(*step)))
-    return fail("dist-autodiff failed");
+  OwningOpRef<ModuleOp> step = differentiate(forward, autodiff, result.error);
+  if (!step)
+    return result;
   func::FuncOp stepFunc = getFirstFunction(*step);
 
   std::vector<PlacedValue> arguments;

@@ -12,6 +12,7 @@
 #ifndef DISTIR_UNITTESTS_AUTODIFF_GRADIENTCHECK_H
 #define DISTIR_UNITTESTS_AUTODIFF_GRADIENTCHECK_H
 
+#include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Executor/Executor.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -46,6 +47,21 @@ struct GradientCheckResult {
 
 /// A context with the dialects distir's tools register.
 std::unique_ptr<mlir::MLIRContext> makeContext();
+
+/// A copy of `forward` run through dist-autodiff with `options` (its
+/// diagnostics go to `error`); null on failure.
+mlir::OwningOpRef<mlir::ModuleOp>
+differentiate(mlir::ModuleOp forward, const mlir::dist::DistAutodiffOptions &options,
+              std::string &error);
+
+/// Deterministic inputs for every argument of `func`, laid out as its type
+/// says (each device of a placed argument gets its own values).
+mlir::LogicalResult makeArguments(mlir::func::FuncOp func, uint64_t seed,
+                                  std::vector<PlacedValue> &arguments,
+                                  std::string &error);
+
+/// The first function of `module` with a body.
+mlir::func::FuncOp getFirstFunction(mlir::ModuleOp module);
 
 /// Checks the first function of `forward` (which is not modified).
 GradientCheckResult checkGradients(mlir::ModuleOp forward,
