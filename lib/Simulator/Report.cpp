@@ -38,7 +38,7 @@ static std::string printf1(const char *format, double value) {
   return buffer;
 }
 
-static std::string formatBytes(int64_t bytes) {
+std::string formatBytes(int64_t bytes) {
   double value = static_cast<double>(bytes);
   if (bytes >= (int64_t(1) << 30))
     return printf1("%.2f GiB", value / (1u << 30));

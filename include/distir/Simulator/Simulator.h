@@ -118,6 +118,9 @@ void writeReportJson(std::ostream &os, const SimResult &result,
 void writeChromeTrace(std::ostream &os, const Program &program,
                       const SimResult &result);
 
+/// "1.50 GiB", "12.00 KiB", "17 B" (binary units, two decimals).
+std::string formatBytes(int64_t bytes);
+
 /// "0-3,8,10-11".
 std::string formatDeviceList(const std::vector<int64_t> &devices);
 

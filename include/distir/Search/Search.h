@@ -1,0 +1,85 @@
+//===- Search.h - dist-search: the best configurations of a model -*- C++ -*-===//
+//
+// The driver behind dist-search. For each model and device count:
+//   1. the forward program is built (generator) or read (.mlir) and
+//      differentiated once; its facts (per-layer parameters, optimizer state,
+//      stashed activations, FLOPs) are read off the training step;
+//   2. the space is enumerated (Space.h), invalid configurations counted by
+//      reason, and those whose memory lower bound exceeds the capacity
+//      pruned before anything is built;
+//   3. the survivors are built in memory and simulated (never through text)
+//      on a fixed work list shared by `threads` workers, each with its own
+//      MLIRContext; results are ranked deterministically (Report.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_SEARCH_SEARCH_H
+#define DISTIR_SEARCH_SEARCH_H
+
+#include "distir/Models/Models.h"
+#include "distir/Search/Report.h"
+#include "distir/Search/Space.h"
+#include "distir/Topology/Cluster.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace distir {
+namespace search {
+
+/// A model as the user names it: a generator spec
+/// (`gpt:layers=96,hidden=12288,heads=96,seq=2048,vocab=51200[,dtype=bf16]`,
+/// `mlp:layers=16,hidden=8192[,input=D][,dtype=f32]`), a preset (`mlp-small`,
+/// `mlp-medium`, `mlp-large`, `gpt3-175b`, ...) or a forward .mlir file.
+struct ModelSource {
+  enum class Kind { Mlp, Gpt, File };
+  Kind kind = Kind::File;
+  /// As given on the command line (the table's model name).
+  std::string spec;
+  models::MlpConfig mlp;
+  models::GptConfig gpt;
+  /// Kind::File: the path and its contents.
+  std::string path;
+  std::shared_ptr<const std::string> text;
+
+  /// Parses `spec`; a file is read here. Errors name the spec or the key.
+  static std::optional<ModelSource> parse(const std::string &spec,
+                                          std::string &error);
+  /// Names of the presets with their generator specs, for --help.
+  static std::vector<std::pair<std::string, std::string>> presets();
+  /// The shell words that print the forward program for `batch`: a dist-gen
+  /// command, or the file itself (`cat FILE`).
+  std::string getForwardCommand(int64_t batch) const;
+};
+
+struct SearchOptions {
+  SpaceOptions space;
+  topology::Cluster cluster;
+  /// As given (for the reproduction commands).
+  std::string clusterSpec;
+  /// dist-autodiff's optimizer: sgd or adam.
+  std::string optimizer = "adam";
+  /// A configuration fits when its peak is at most this fraction of the
+  /// device memory.
+  double maxMemoryFraction = 1.0;
+  /// Worker threads; 0: the hardware's.
+  unsigned threads = 0;
+  /// Called from the calling thread with (done, total) as work completes.
+  std::function<void(int64_t, int64_t)> progress;
+};
+
+/// Searches every (model, device count) scenario; one report each, in the
+/// order of `models` then `options.space.deviceCounts`. Fails with a one-line
+/// `error` for a model that cannot be read or differentiated (naming the
+/// file:line:col or the spec) or a device count beyond the cluster.
+std::optional<std::vector<ScenarioReport>>
+runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
+          std::string &error);
+
+} // namespace search
+} // namespace distir
+
+#endif // DISTIR_SEARCH_SEARCH_H

@@ -1,0 +1,148 @@
+//===- Space.h - The configuration space of dist-search ---------*- C++ -*-===//
+//
+// Plain C++ (no MLIR): what a configuration is, which ones exist for a model
+// on a number of devices, why the others are rejected, and the analytical
+// memory bound that prunes configurations before anything is built.
+//
+// A configuration runs the training step of a global batch on a
+// pp x dp x tp mesh (pp outermost, tp innermost: a pipeline stage is a
+// contiguous block of dp * tp device ids and a tensor-parallel group is a
+// contiguous block of tp ids, so tensor parallelism stays inside a node as
+// long as tp divides the node size), each data-parallel replica splitting its
+// share of the batch into `microbatches` microbatches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_SEARCH_SPACE_H
+#define DISTIR_SEARCH_SPACE_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace distir {
+namespace search {
+
+enum class Schedule : uint8_t {
+  /// All forwards of a stage, then all backwards: m microbatches in flight.
+  GPipe,
+  /// pp - stage - 1 warm-up forwards, then one forward / one backward.
+  OneFOneB,
+};
+
+std::string_view scheduleName(Schedule schedule);
+std::optional<Schedule> parseSchedule(std::string_view name);
+
+struct Configuration {
+  int64_t devices = 1;
+  int64_t globalBatch = 1;
+  int64_t dp = 1, tp = 1, pp = 1;
+  int64_t microbatches = 1;
+  Schedule schedule = Schedule::OneFOneB;
+
+  /// Samples one replica processes per microbatch.
+  int64_t getMicrobatchSize() const { return globalBatch / (dp * microbatches); }
+  /// Whether the schedule changes anything: with one microbatch both
+  /// schedules run each stage's forward, then its backward.
+  bool hasSchedule() const { return microbatches > 1; }
+  /// "dp=2 tp=4 pp=8 mb=16 1f1b batch=1536": the key configurations are
+  /// sorted by when their throughputs tie, and the form the table prints.
+  std::string str() const;
+
+  bool operator<(const Configuration &other) const;
+  bool operator==(const Configuration &other) const;
+};
+
+/// One layer (a `dist.layer` index) of the unsplit training step.
+struct LayerFacts {
+  /// Parameters whose first user is in this layer.
+  int64_t parameterBytes = 0;
+  /// Optimizer state of those parameters (Adam moments; 0 for SGD).
+  int64_t optimizerStateBytes = 0;
+  /// Forward results that backward ops read, per sample: what a stage keeps
+  /// per microbatch in flight.
+  double stashBytesPerSample = 0;
+  /// Forward FLOPs per sample (for balancing stages).
+  double forwardFlopsPerSample = 0;
+};
+
+/// What the enumeration, the memory bound and the report need to know of a
+/// model; extracted once from its training step (see Search.h).
+struct ModelFacts {
+  std::string name;
+  std::vector<LayerFacts> layers;
+  /// Data arguments per sample (inputs, labels); they are resident for the
+  /// whole step on the stages that read them.
+  int64_t dataBytesPerSample = 0;
+  /// Elements a sample counts as tokens for tokens/s (the sequence length of
+  /// token ids); 0 when the data are not token ids.
+  int64_t tokensPerSample = 0;
+  /// Forward plus backward FLOPs of the unsplit step per sample: the model
+  /// FLOPs of MFU (the optimizer and any communication are not counted).
+  double modelFlopsPerSample = 0;
+  /// Sizes tensor parallelism must divide, with the name the rejection reason
+  /// uses ("attention heads" -> 96). Empty: only the build can tell.
+  std::vector<std::pair<std::string, int64_t>> tpDivides;
+  /// The one batch the model is defined for (a .mlir file), 0 when the
+  /// generator can build any batch.
+  int64_t fixedBatch = 0;
+  /// Peak FLOP/s of one device for the model's element type (for MFU).
+  double devicePeakFlops = 0;
+};
+
+/// The user's restrictions of the space.
+struct SpaceOptions {
+  std::vector<int64_t> deviceCounts;
+  std::vector<int64_t> globalBatches;
+  /// Microbatch counts to try; empty: every divisor of the per-replica batch.
+  std::vector<int64_t> microbatches;
+  std::vector<Schedule> schedules = {Schedule::GPipe, Schedule::OneFOneB};
+  /// Only powers of two for dp, tp and pp (DistIR's grid).
+  bool powersOfTwo = false;
+  /// With one stage, also split the batch into microbatches (gradient
+  /// accumulation); off: pp = 1 runs one microbatch, as DistIR's grid does.
+  bool accumulateWithoutPipeline = false;
+  /// Largest microbatch count tried when `microbatches` is empty.
+  int64_t maxMicrobatches = 1024;
+};
+
+/// Counts of the rejected configurations by reason, in a stable order.
+using RejectionCounts = std::map<std::string, int64_t>;
+
+/// Every valid configuration of `model` over the option lists, in a fixed
+/// order; invalid ones are counted in `rejected` by reason (e.g. "tp does
+/// not divide the attention heads").
+std::vector<Configuration> enumerateSpace(const ModelFacts &model,
+                                          const SpaceOptions &options,
+                                          RejectionCounts &rejected);
+
+/// Contiguous layer ranges [begin, end) of `pp` stages that minimise the
+/// largest stage's forward FLOPs (ties: the earliest cut). Needs
+/// pp <= number of layers.
+std::vector<std::pair<int64_t, int64_t>> cutStages(const ModelFacts &model,
+                                                   int64_t pp);
+
+/// Per-device lower bound of the peak memory of any program that runs the
+/// configuration the way dist-parallelize builds it, under the simulator's
+/// memory model (arguments resident for the whole step, results live until
+/// their last use, function results until the end). It is the larger of
+///   - twice the average stage's share of parameters and optimizer state
+///     (the updated copies are function results, live at the end), and
+///   - the activations stashed for backward by the microbatches in flight
+///     after the warm-up, for the least favourable stage whatever the cut,
+/// plus the data when there is a single stage. Every tensor-parallel split
+/// is assumed to divide, so the bound stays below the true peak: a
+/// configuration that fits is never pruned.
+int64_t estimateMemoryLowerBound(const ModelFacts &model,
+                                 const Configuration &config);
+
+/// Microbatches a stage holds stashes for at its fullest.
+int64_t getMicrobatchesInFlight(const Configuration &config, int64_t stage);
+
+} // namespace search
+} // namespace distir
+
+#endif // DISTIR_SEARCH_SPACE_H

@@ -1,0 +1,271 @@
+//===- Report.cpp - Ranking, table, CSV, JSON and progress bar ------------===//
+
+#include "distir/Search/Report.h"
+
+#include "distir/Simulator/Simulator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace distir {
+namespace search {
+
+using sim::formatBytes;
+
+std::string_view methodName(Method method) {
+  return method == Method::Exact ? "exact" : "composed";
+}
+
+int64_t ScenarioReport::getNumInvalid() const {
+  int64_t total = 0;
+  for (const auto &[reason, count] : invalid)
+    total += count;
+  return total;
+}
+
+int64_t ScenarioReport::getNumBuildFailures() const {
+  int64_t total = 0;
+  for (const auto &[reason, count] : buildFailures)
+    total += count;
+  return total;
+}
+
+int64_t ScenarioReport::getNumFitting() const {
+  return std::count_if(evaluations.begin(), evaluations.end(),
+                       [](const Evaluation &e) { return e.fits; });
+}
+
+void rankEvaluations(std::vector<Evaluation> &evaluations) {
+  std::stable_sort(evaluations.begin(), evaluations.end(),
+                   [](const Evaluation &a, const Evaluation &b) {
+                     if (a.fits != b.fits)
+                       return a.fits;
+                     if (a.samplesPerS != b.samplesPerS)
+                       return a.samplesPerS > b.samplesPerS;
+                     return a.config < b.config;
+                   });
+}
+
+/// A number in the table: 4 significant digits without an exponent for the
+/// ranges the columns hold.
+static std::string formatNumber(double value, int decimals) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(decimals) << value;
+  return os.str();
+}
+
+void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
+  os << "model " << report.model << " on " << report.devices << " devices of "
+     << report.cluster << " (" << formatBytes(report.memoryCapacityBytes)
+     << " per device";
+  if (report.maxMemoryFraction != 1)
+    os << ", using at most " << formatNumber(report.maxMemoryFraction * 100, 0)
+       << "%";
+  os << ")\n";
+  os << "configurations: " << report.considered << " considered, "
+     << report.getNumInvalid() << " invalid, " << report.prunedByMemory
+     << " pruned by the memory bound, " << report.getNumBuildFailures()
+     << " refused by the transforms, " << report.evaluations.size()
+     << " simulated (" << report.getNumFitting() << " fit)\n";
+  for (const auto &[reason, count] : report.invalid)
+    os << "  invalid: " << count << " x " << reason << "\n";
+  for (const auto &[reason, count] : report.buildFailures)
+    os << "  refused: " << count << " x " << reason << "\n";
+  os << "wall time: " << formatNumber(report.wallTimeS, 3) << " s\n";
+
+  std::vector<const Evaluation *> shown;
+  for (const Evaluation &e : report.evaluations)
+    if (e.fits && shown.size() < top)
+      shown.push_back(&e);
+  if (shown.empty()) {
+    os << "no configuration fits in memory\n\n";
+    return;
+  }
+  const char *header[] = {"rank", "dp",  "tp",     "pp",    "mb",
+                          "mbs",  "sched", "step ms", "samples/s", "tokens/s",
+                          "peak memory", "mem %", "MFU %", "method"};
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < shown.size(); ++i) {
+    const Evaluation &e = *shown[i];
+    const Configuration &c = e.config;
+    rows.push_back(
+        {std::to_string(i + 1), std::to_string(c.dp), std::to_string(c.tp),
+         std::to_string(c.pp), std::to_string(c.microbatches),
+         std::to_string(c.getMicrobatchSize()),
+         c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "-",
+         formatNumber(e.stepTimeS * 1e3, 3), formatNumber(e.samplesPerS, 1),
+         e.tokensPerS > 0 ? formatNumber(e.tokensPerS, 0) : "-",
+         formatBytes(e.peakMemoryBytes),
+         formatNumber(100.0 * double(e.peakMemoryBytes) /
+                          double(report.memoryCapacityBytes),
+                      1),
+         formatNumber(100.0 * e.mfu, 1), std::string(methodName(e.method))});
+  }
+  std::vector<size_t> widths(std::size(header));
+  for (size_t c = 0; c < widths.size(); ++c) {
+    widths[c] = std::string(header[c]).size();
+    for (const auto &row : rows)
+      widths[c] = std::max(widths[c], row[c].size());
+  }
+  auto printRow = [&](auto cell) {
+    for (size_t c = 0; c < widths.size(); ++c)
+      os << (c ? "  " : "") << std::setw(int(widths[c])) << cell(c);
+    os << "\n";
+  };
+  printRow([&](size_t c) { return std::string(header[c]); });
+  for (size_t r = 0; r < rows.size(); ++r) {
+    printRow([&](size_t c) { return rows[r][c]; });
+    os << "      $ " << shown[r]->command << "\n";
+  }
+  os << "\n";
+}
+
+static const char *kCsvColumns[] = {
+    "model",       "cluster",     "devices",   "global_batch", "dp",
+    "tp",          "pp",          "microbatches", "microbatch_size",
+    "schedule",    "method",      "step_time_s",  "samples_per_s",
+    "tokens_per_s", "peak_memory_bytes", "memory_bound_bytes", "fits", "mfu",
+    "num_tasks",   "command"};
+
+/// CSV quoting (RFC 4180): commands contain spaces, quotes and commas.
+static std::string csvField(const std::string &text) {
+  if (text.find_first_of(",\"\n") == std::string::npos)
+    return text;
+  std::string quoted = "\"";
+  for (char ch : text) {
+    if (ch == '"')
+      quoted += '"';
+    quoted += ch;
+  }
+  return quoted + "\"";
+}
+
+/// Shortest text that reads back to the same double.
+static std::string exactNumber(double value) {
+  std::ostringstream os;
+  os << std::setprecision(17) << value;
+  return os.str();
+}
+
+void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
+  for (size_t c = 0; c < std::size(kCsvColumns); ++c)
+    os << (c ? "," : "") << kCsvColumns[c];
+  os << "\n";
+  for (const ScenarioReport &report : reports) {
+    for (const Evaluation &e : report.evaluations) {
+      const Configuration &c = e.config;
+      std::vector<std::string> fields = {
+          report.model,
+          report.cluster,
+          std::to_string(c.devices),
+          std::to_string(c.globalBatch),
+          std::to_string(c.dp),
+          std::to_string(c.tp),
+          std::to_string(c.pp),
+          std::to_string(c.microbatches),
+          std::to_string(c.getMicrobatchSize()),
+          c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "",
+          std::string(methodName(e.method)),
+          exactNumber(e.stepTimeS),
+          exactNumber(e.samplesPerS),
+          exactNumber(e.tokensPerS),
+          std::to_string(e.peakMemoryBytes),
+          std::to_string(e.memoryBoundBytes),
+          e.fits ? "true" : "false",
+          exactNumber(e.mfu),
+          std::to_string(e.numTasks),
+          e.command};
+      for (size_t i = 0; i < fields.size(); ++i)
+        os << (i ? "," : "") << csvField(fields[i]);
+      os << "\n";
+    }
+  }
+}
+
+void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
+  nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
+  for (const ScenarioReport &report : reports) {
+    nlohmann::ordered_json scenario;
+    scenario["model"] = report.model;
+    scenario["cluster"] = report.cluster;
+    scenario["devices"] = report.devices;
+    scenario["memory_capacity_bytes"] = report.memoryCapacityBytes;
+    scenario["max_memory_fraction"] = report.maxMemoryFraction;
+    scenario["considered"] = report.considered;
+    scenario["invalid"] = report.invalid;
+    scenario["pruned_by_memory"] = report.prunedByMemory;
+    scenario["refused_by_transforms"] = report.buildFailures;
+    scenario["simulated"] = report.evaluations.size();
+    scenario["wall_time_s"] = report.wallTimeS;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const Evaluation &e : report.evaluations) {
+      const Configuration &c = e.config;
+      nlohmann::ordered_json row;
+      row["global_batch"] = c.globalBatch;
+      row["dp"] = c.dp;
+      row["tp"] = c.tp;
+      row["pp"] = c.pp;
+      row["microbatches"] = c.microbatches;
+      row["microbatch_size"] = c.getMicrobatchSize();
+      row["schedule"] =
+          c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "";
+      row["method"] = std::string(methodName(e.method));
+      row["step_time_s"] = e.stepTimeS;
+      row["samples_per_s"] = e.samplesPerS;
+      row["tokens_per_s"] = e.tokensPerS;
+      row["peak_memory_bytes"] = e.peakMemoryBytes;
+      row["memory_bound_bytes"] = e.memoryBoundBytes;
+      row["fits"] = e.fits;
+      row["mfu"] = e.mfu;
+      row["num_tasks"] = e.numTasks;
+      row["command"] = e.command;
+      rows.push_back(std::move(row));
+    }
+    scenario["configurations"] = std::move(rows);
+    scenarios.push_back(std::move(scenario));
+  }
+  nlohmann::ordered_json root;
+  root["scenarios"] = std::move(scenarios);
+  os << root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+     << "\n";
+}
+
+ProgressBar::ProgressBar(std::FILE *stream, bool enabled, std::string label)
+    : stream(stream), enabled(enabled), label(std::move(label)),
+      start(std::chrono::steady_clock::now()), last(start) {}
+
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::update(int64_t done, int64_t total) {
+  if (!enabled || total <= 0)
+    return;
+  auto now = std::chrono::steady_clock::now();
+  if (drawn && done < total && now - last < std::chrono::milliseconds(100))
+    return;
+  last = now;
+  constexpr int kWidth = 30;
+  int filled = int(kWidth * done / total);
+  double elapsed = std::chrono::duration<double>(now - start).count();
+  std::fprintf(stream, "\r%s [%s%s] %lld/%lld %.1f s", label.c_str(),
+               std::string(filled, '#').c_str(),
+               std::string(kWidth - filled, '.').c_str(), (long long)done,
+               (long long)total, elapsed);
+  std::fflush(stream);
+  drawn = true;
+}
+
+void ProgressBar::finish() {
+  if (!drawn)
+    return;
+  // Erase the bar so that the report starts on a clean line.
+  std::fprintf(stream, "\r%*s\r", 80, "");
+  std::fflush(stream);
+  drawn = false;
+}
+
+} // namespace search
+} // namespace distir

@@ -1,0 +1,211 @@
+//===- Space.cpp - Enumeration, validity rules and the memory bound -------===//
+
+#include "distir/Search/Space.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+#include <tuple>
+
+namespace distir {
+namespace search {
+
+std::string_view scheduleName(Schedule schedule) {
+  return schedule == Schedule::GPipe ? "gpipe" : "1f1b";
+}
+
+std::optional<Schedule> parseSchedule(std::string_view name) {
+  if (name == "gpipe")
+    return Schedule::GPipe;
+  if (name == "1f1b")
+    return Schedule::OneFOneB;
+  return std::nullopt;
+}
+
+std::string Configuration::str() const {
+  std::ostringstream os;
+  os << "dp=" << dp << " tp=" << tp << " pp=" << pp << " mb=" << microbatches;
+  if (hasSchedule())
+    os << " " << scheduleName(schedule);
+  os << " batch=" << globalBatch;
+  return os.str();
+}
+
+static auto key(const Configuration &c) {
+  return std::make_tuple(c.devices, c.globalBatch, c.pp, c.tp, c.dp,
+                         c.microbatches, c.schedule);
+}
+
+bool Configuration::operator<(const Configuration &other) const {
+  return key(*this) < key(other);
+}
+
+bool Configuration::operator==(const Configuration &other) const {
+  return key(*this) == key(other);
+}
+
+static std::vector<int64_t> divisorsOf(int64_t n) {
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0)
+      continue;
+    small.push_back(d);
+    if (d != n / d)
+      large.push_back(n / d);
+  }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
+static bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+std::vector<Configuration> enumerateSpace(const ModelFacts &model,
+                                          const SpaceOptions &options,
+                                          RejectionCounts &rejected) {
+  std::vector<Configuration> space;
+  const int64_t numLayers = model.layers.size();
+  for (int64_t devices : options.deviceCounts) {
+    for (int64_t batch : options.globalBatches) {
+      for (int64_t dp : divisorsOf(devices)) {
+        for (int64_t tp : divisorsOf(devices / dp)) {
+          int64_t pp = devices / dp / tp;
+          if (options.powersOfTwo &&
+              !(isPowerOfTwo(dp) && isPowerOfTwo(tp) && isPowerOfTwo(pp)))
+            continue; // outside the space, not an invalid configuration
+          // The first rule broken is the reason; every microbatch count
+          // and schedule of the (dp, tp, pp) shares it.
+          std::string reason;
+          for (const auto &[what, size] : model.tpDivides)
+            if (reason.empty() && size % tp != 0)
+              reason = "tp does not divide the " + what;
+          if (reason.empty() && pp > numLayers)
+            reason = "more pipeline stages than layers";
+          if (reason.empty() && batch % dp != 0)
+            reason = "dp does not divide the global batch";
+          std::vector<int64_t> counts = options.microbatches;
+          bool pipelined = pp > 1 || options.accumulateWithoutPipeline;
+          if (!pipelined)
+            counts = {1};
+          else if (counts.empty() && reason.empty())
+            for (int64_t m : divisorsOf(batch / dp))
+              if (m <= options.maxMicrobatches)
+                counts.push_back(m);
+          if (counts.empty())
+            counts = {1};
+          for (int64_t m : counts) {
+            std::string why = reason;
+            if (why.empty() && (batch / dp) < m)
+              why = "more microbatches than samples per replica";
+            else if (why.empty() && (batch / dp) % m != 0)
+              why = "microbatches do not divide the samples per replica";
+            std::vector<Schedule> schedules = options.schedules;
+            if (m == 1)
+              schedules.resize(std::min<size_t>(schedules.size(), 1));
+            for (Schedule schedule : schedules) {
+              if (!why.empty()) {
+                ++rejected[why];
+                continue;
+              }
+              Configuration config;
+              config.devices = devices;
+              config.globalBatch = batch;
+              config.dp = dp;
+              config.tp = tp;
+              config.pp = pp;
+              config.microbatches = m;
+              config.schedule = schedule;
+              space.push_back(config);
+            }
+          }
+        }
+      }
+    }
+  }
+  return space;
+}
+
+std::vector<std::pair<int64_t, int64_t>> cutStages(const ModelFacts &model,
+                                                   int64_t pp) {
+  const int64_t n = model.layers.size();
+  // One unit per layer keeps layers without FLOPs from looking free.
+  std::vector<double> costs;
+  for (const LayerFacts &layer : model.layers)
+    costs.push_back(layer.forwardFlopsPerSample + 1);
+  auto groupsUnder = [&](double limit) {
+    int64_t groups = 1;
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i > 0 && sum + costs[i] > limit) {
+        ++groups;
+        sum = 0;
+      }
+      sum += costs[i];
+    }
+    return groups;
+  };
+  double lo = *std::max_element(costs.begin(), costs.end());
+  double hi = std::accumulate(costs.begin(), costs.end(), 0.0);
+  for (int iter = 0; iter < 200 && hi - lo > 1e-12 * hi; ++iter) {
+    double mid = lo + (hi - lo) / 2;
+    (groupsUnder(mid) <= pp ? hi : lo) = mid;
+  }
+  // Fill greedily under the bottleneck, cutting early when every remaining
+  // layer must open a stage of its own.
+  std::vector<std::pair<int64_t, int64_t>> stages;
+  int64_t begin = 0;
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t stagesAfter = pp - 1 - int64_t(stages.size());
+    bool nonEmpty = i > begin;
+    if (nonEmpty && stagesAfter > 0 &&
+        (n - i == stagesAfter || sum + costs[i] > hi)) {
+      stages.push_back({begin, i});
+      begin = i;
+      sum = 0;
+    }
+    sum += costs[i];
+  }
+  stages.push_back({begin, n});
+  return stages;
+}
+
+int64_t getMicrobatchesInFlight(const Configuration &config, int64_t stage) {
+  if (config.schedule == Schedule::GPipe)
+    return config.microbatches;
+  return std::min(config.pp - stage, config.microbatches);
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t estimateMemoryLowerBound(const ModelFacts &model,
+                                 const Configuration &config) {
+  int64_t parameters = 0, state = 0;
+  double stashPerSample = 0;
+  for (const LayerFacts &layer : model.layers) {
+    parameters += layer.parameterBytes;
+    state += layer.optimizerStateBytes;
+    stashPerSample += layer.stashBytesPerSample;
+  }
+  const int64_t devicesPerReplica = config.pp * config.tp;
+  // Some stage holds at least the average share of the parameters and the
+  // optimizer state, twice at the end of the step (the updated copies are
+  // results of the function).
+  int64_t persistent = ceilDiv(parameters + state, devicesPerReplica);
+  // Inputs and labels may sit on different stages; only with one stage are
+  // they known to share a device.
+  int64_t data = config.pp == 1
+                     ? model.dataBytesPerSample * (config.globalBatch / config.dp)
+                     : 0;
+  // Stage s holds k_s microbatches of its stash x_s; with the x_s summing
+  // to X, max_s k_s x_s >= X / sum_s (1 / k_s), whatever the cut.
+  double inverseInFlight = 0;
+  for (int64_t s = 0; s < config.pp; ++s)
+    inverseInFlight += 1.0 / double(getMicrobatchesInFlight(config, s));
+  double stash = stashPerSample * double(config.getMicrobatchSize()) /
+                 double(config.tp) / inverseInFlight;
+  return data + std::max(2 * persistent, int64_t(std::floor(stash)));
+}
+
+} // namespace search
+} // namespace distir
