@@ -36,8 +36,11 @@ namespace cl = llvm::cl;
 namespace {
 
 cl::OptionCategory category("dist-run options");
-cl::opt<std::string> programFile(cl::Positional, cl::desc("<program.mlir>"),
-                                 cl::Required, cl::cat(category));
+// "-" (the default) reads the program from standard input, so dist-run ends
+// a pipeline: dist-gen ... | dist-opt ... | dist-run --seed 1.
+cl::opt<std::string> programFile(cl::Positional,
+                                 cl::desc("<program.mlir, default: stdin>"),
+                                 cl::init("-"), cl::cat(category));
 cl::opt<std::string> entryName("entry",
                                cl::desc("Function to run (default: @main, or the "
                                         "only public function)"),
