@@ -59,6 +59,19 @@ std::string oneLine(StringRef text) {
   return result;
 }
 
+/// Keeps a message on one line whatever the model's names contain.
+std::string escapeControlCharacters(StringRef text) {
+  std::string result;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c != 0x7F) {
+      result += static_cast<char>(c);
+      continue;
+    }
+    result += c == '\n' ? "\\n" : "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, 2);
+  }
+  return result;
+}
+
 bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
@@ -337,6 +350,33 @@ Status checkSupportedOps(const onnx::GraphProto &graph) {
   return Status::error("unsupported ONNX op" +
                        std::string(unsupported.size() > 1 ? "s" : "") + ": " +
                        list);
+}
+
+/// Attribute values that ONNX's checker lets through but that make ONNX
+/// 1.12's shape inference divide by zero (found by fuzzing): reject them
+/// before it runs.
+Status checkWindowAttributes(const onnx::GraphProto &graph) {
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    if (!isDefaultDomain(node.domain()) ||
+        !llvm::is_contained({"Conv", "MaxPool", "AveragePool"},
+                            node.op_type()))
+      continue;
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      StringRef name = attr.name();
+      bool positive = name == "strides" || name == "dilations" ||
+                      name == "kernel_shape";
+      if (!positive && name != "pads")
+        continue;
+      for (int64_t value : attr.ints())
+        if (positive ? value <= 0 : value < 0)
+          return Status::error(describeNode(node, i) + ": " + name.str() +
+                               (positive ? " must be positive, got "
+                                         : " must be non-negative, got ") +
+                               std::to_string(value));
+    }
+  }
+  return Status::success();
 }
 
 /// The dist type of an ONNX tensor type; `what` names the value in errors.
@@ -965,7 +1005,9 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
   auto fail = [&](const std::string &message) {
     // Text parse errors carry "line:col: " already.
     bool positioned = !message.empty() && llvm::isDigit(message.front());
-    error = modelPath.str() + (positioned ? ":" : ": ") + message;
+    // Names and strings quoted from the model may hold any byte.
+    error = escapeControlCharacters(modelPath.str() +
+                                    (positioned ? ":" : ": ") + message);
     return OwningOpRef<ModuleOp>();
   };
   onnx::ModelProto model;
@@ -991,6 +1033,8 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
     if (Status s = checkOpsets(model, opsets); !s.ok())
       return fail(s.message());
     if (Status s = checkSupportedOps(graph); !s.ok())
+      return fail(s.message());
+    if (Status s = checkWindowAttributes(graph); !s.ok())
       return fail(s.message());
     // Integer initializers (shapes, axes, indices) feed ONNX's data
     // propagation; float weights stay outside until they are needed.
