@@ -1358,6 +1358,35 @@ static LogicalResult checkRoot(const Inference &inf, DeviceGroupsAttr groups,
   return success();
 }
 
+/// Broadcast and scatter: the operand lives on the roots of the groups.
+static FailureOr<RankedTensorType> operandOnRoots(const Inference &inf,
+                                                  Value input,
+                                                  DeviceGroupsAttr groups,
+                                                  int64_t root) {
+  DevicesAttr devices;
+  FailureOr<RankedTensorType> type = placedOperand(inf, input, devices);
+  if (failed(type) || failed(checkRoot(inf, groups, root)))
+    return failure();
+  if (groups.getRoots(root) != devices)
+    return inf.error("operand must live on the roots of the groups, ",
+                     groups.getRoots(root), ", got ", devices);
+  return type;
+}
+
+/// Gather and reduce: the groups partition the operand's set; the result
+/// goes to the roots.
+static FailureOr<RankedTensorType> operandToRoots(const Inference &inf,
+                                                  Value input,
+                                                  DeviceGroupsAttr groups,
+                                                  int64_t root) {
+  DevicesAttr devices;
+  FailureOr<RankedTensorType> type = placedOperand(inf, input, devices);
+  if (failed(type) || failed(checkRoot(inf, groups, root)) ||
+      failed(checkGroupsPartition(inf, groups, devices, "operand")))
+    return failure();
+  return type;
+}
+
 static FailureOr<int64_t> checkDim(const Inference &inf, RankedTensorType type,
                                    int64_t dim, StringRef what = "dim") {
   if (dim < 0 || dim >= type.getRank())
@@ -1496,14 +1525,11 @@ LogicalResult BroadcastOp::inferReturnTypes(MLIRContext *context,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(BroadcastOp);
-  DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
   DeviceGroupsAttr groups = adaptor.getGroups();
-  if (failed(type) || failed(checkRoot(inf, groups, (int64_t)adaptor.getRoot())))
+  FailureOr<RankedTensorType> type = operandOnRoots(
+      inf, adaptor.getInput(), groups, (int64_t)adaptor.getRoot());
+  if (failed(type))
     return failure();
-  if (groups.getRoots((int64_t)adaptor.getRoot()) != devices)
-    return inf.error("operand must live on the roots of the groups, ",
-                     groups.getRoots((int64_t)adaptor.getRoot()), ", got ", devices);
   types.push_back(withPlacement(*type, groups.getUnion()));
   return success();
 }
@@ -1517,14 +1543,11 @@ LogicalResult ScatterOp::inferReturnTypes(MLIRContext *context,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ScatterOp);
-  DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
   DeviceGroupsAttr groups = adaptor.getGroups();
-  if (failed(type) || failed(checkRoot(inf, groups, (int64_t)adaptor.getRoot())))
+  FailureOr<RankedTensorType> type = operandOnRoots(
+      inf, adaptor.getInput(), groups, (int64_t)adaptor.getRoot());
+  if (failed(type))
     return failure();
-  if (groups.getRoots((int64_t)adaptor.getRoot()) != devices)
-    return inf.error("operand must live on the roots of the groups, ",
-                     groups.getRoots((int64_t)adaptor.getRoot()), ", got ", devices);
   FailureOr<int64_t> dim = checkDim(inf, *type, (int64_t)adaptor.getDim());
   if (failed(dim))
     return failure();
@@ -1544,11 +1567,10 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *context,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(GatherOp);
-  DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
   DeviceGroupsAttr groups = adaptor.getGroups();
-  if (failed(type) || failed(checkRoot(inf, groups, (int64_t)adaptor.getRoot())) ||
-      failed(checkGroupsPartition(inf, groups, devices, "operand")))
+  FailureOr<RankedTensorType> type = operandToRoots(
+      inf, adaptor.getInput(), groups, (int64_t)adaptor.getRoot());
+  if (failed(type))
     return failure();
   FailureOr<int64_t> dim = checkDim(inf, *type, (int64_t)adaptor.getDim());
   if (failed(dim))
@@ -1567,11 +1589,10 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *context,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ReduceOp);
-  DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
   DeviceGroupsAttr groups = adaptor.getGroups();
-  if (failed(type) || failed(checkRoot(inf, groups, (int64_t)adaptor.getRoot())) ||
-      failed(checkGroupsPartition(inf, groups, devices, "operand")))
+  FailureOr<RankedTensorType> type = operandToRoots(
+      inf, adaptor.getInput(), groups, (int64_t)adaptor.getRoot());
+  if (failed(type))
     return failure();
   types.push_back(withPlacement(*type, groups.getRoots((int64_t)adaptor.getRoot())));
   return success();
