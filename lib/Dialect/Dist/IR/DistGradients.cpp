@@ -88,6 +88,15 @@ Value ifFloat(Value operand, llvm::function_ref<Value()> build) {
   return isFloatTensor(operand) ? build() : Value();
 }
 
+/// The gradient of a broadcast operand: the elementwise `term` summed back
+/// to the operand's shape (none for an integer operand).
+Value broadcastGradient(OpBuilder &builder, Location loc, Value operand,
+                        llvm::function_ref<Value()> term) {
+  return ifFloat(operand, [&] {
+    return sumToShape(builder, loc, term(), tensorType(operand));
+  });
+}
+
 LogicalResult unsupported(Operation *op) {
   return op->emitOpError("has no gradient rule (second-order differentiation "
                          "of this op is not supported)");
@@ -192,8 +201,8 @@ LogicalResult AddOp::buildGradient(OpBuilder &builder,
   Value dz = resultGradients[0];
   return setGradients(
       operandGradients,
-      {ifFloat(getLhs(), [&] { return sumToShape(builder, loc, dz, getLhs().getType()); }),
-       ifFloat(getRhs(), [&] { return sumToShape(builder, loc, dz, getRhs().getType()); })});
+      {broadcastGradient(builder, loc, getLhs(), [&] { return dz; }),
+       broadcastGradient(builder, loc, getRhs(), [&] { return dz; })});
 }
 
 LogicalResult SubOp::buildGradient(OpBuilder &builder,
@@ -203,11 +212,9 @@ LogicalResult SubOp::buildGradient(OpBuilder &builder,
   Value dz = resultGradients[0];
   return setGradients(
       operandGradients,
-      {ifFloat(getLhs(), [&] { return sumToShape(builder, loc, dz, getLhs().getType()); }),
-       ifFloat(getRhs(), [&] {
-         return sumToShape(builder, loc, NegOp::create(builder, loc, dz),
-                           getRhs().getType());
-       })});
+      {broadcastGradient(builder, loc, getLhs(), [&] { return dz; }),
+       broadcastGradient(builder, loc, getRhs(),
+                         [&] { return NegOp::create(builder, loc, dz); })});
 }
 
 LogicalResult MulOp::buildGradient(OpBuilder &builder,
@@ -217,15 +224,10 @@ LogicalResult MulOp::buildGradient(OpBuilder &builder,
   Value dz = resultGradients[0];
   return setGradients(
       operandGradients,
-      {ifFloat(getLhs(),
-               [&] {
-                 return sumToShape(builder, loc, MulOp::create(builder, loc, dz, getRhs()),
-                                   getLhs().getType());
-               }),
-       ifFloat(getRhs(), [&] {
-         return sumToShape(builder, loc, MulOp::create(builder, loc, dz, getLhs()),
-                           getRhs().getType());
-       })});
+      {broadcastGradient(builder, loc, getLhs(),
+                         [&] { return MulOp::create(builder, loc, dz, getRhs()); }),
+       broadcastGradient(builder, loc, getRhs(),
+                         [&] { return MulOp::create(builder, loc, dz, getLhs()); })});
 }
 
 LogicalResult DivOp::buildGradient(OpBuilder &builder,
@@ -236,15 +238,11 @@ LogicalResult DivOp::buildGradient(OpBuilder &builder,
   // z = a / b: da = dz / b, db = -dz * z / b.
   return setGradients(
       operandGradients,
-      {ifFloat(getLhs(),
-               [&] {
-                 return sumToShape(builder, loc, DivOp::create(builder, loc, dz, getRhs()),
-                                   getLhs().getType());
-               }),
-       ifFloat(getRhs(), [&] {
+      {broadcastGradient(builder, loc, getLhs(),
+                         [&] { return DivOp::create(builder, loc, dz, getRhs()); }),
+       broadcastGradient(builder, loc, getRhs(), [&] {
          Value t = MulOp::create(builder, loc, dz, getResult());
-         t = NegOp::create(builder, loc, DivOp::create(builder, loc, t, getRhs()));
-         return sumToShape(builder, loc, t, getRhs().getType());
+         return NegOp::create(builder, loc, DivOp::create(builder, loc, t, getRhs()));
        })});
 }
 
@@ -257,18 +255,17 @@ LogicalResult PowOp::buildGradient(OpBuilder &builder,
   // where the real power has no derivative in b either).
   return setGradients(
       operandGradients,
-      {ifFloat(a,
-               [&] {
-                 Value bMinusOne =
-                     SubOp::create(builder, loc, b, constantLike(builder, loc, b, 1.0));
-                 Value t = PowOp::create(builder, loc, a, bMinusOne);
-                 t = MulOp::create(builder, loc, MulOp::create(builder, loc, dz, b), t);
-                 return sumToShape(builder, loc, t, tensorType(a));
-               }),
-       ifFloat(b, [&] {
+      {broadcastGradient(builder, loc, a,
+                         [&] {
+                           Value bMinusOne = SubOp::create(
+                               builder, loc, b, constantLike(builder, loc, b, 1.0));
+                           Value t = PowOp::create(builder, loc, a, bMinusOne);
+                           return MulOp::create(builder, loc,
+                                                MulOp::create(builder, loc, dz, b), t);
+                         }),
+       broadcastGradient(builder, loc, b, [&] {
          Value t = MulOp::create(builder, loc, dz, getResult());
-         t = MulOp::create(builder, loc, t, LogOp::create(builder, loc, a));
-         return sumToShape(builder, loc, t, tensorType(b));
+         return MulOp::create(builder, loc, t, LogOp::create(builder, loc, a));
        })});
 }
 
@@ -281,14 +278,12 @@ LogicalResult WhereOp::buildGradient(OpBuilder &builder,
   return setGradients(
       operandGradients,
       {Value(),
-       ifFloat(getTrueValue(),
-               [&] {
-                 Value t = WhereOp::create(builder, loc, getCondition(), dz, zero);
-                 return sumToShape(builder, loc, t, getTrueValue().getType());
-               }),
-       ifFloat(getFalseValue(), [&] {
-         Value t = WhereOp::create(builder, loc, getCondition(), zero, dz);
-         return sumToShape(builder, loc, t, getFalseValue().getType());
+       broadcastGradient(builder, loc, getTrueValue(),
+                         [&] {
+                           return WhereOp::create(builder, loc, getCondition(), dz, zero);
+                         }),
+       broadcastGradient(builder, loc, getFalseValue(), [&] {
+         return WhereOp::create(builder, loc, getCondition(), zero, dz);
        })});
 }
 
@@ -577,10 +572,9 @@ LogicalResult TakeOp::buildGradient(OpBuilder &builder,
 LogicalResult ExpandOp::buildGradient(OpBuilder &builder,
                                       ArrayRef<Value> resultGradients,
                                       SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients, {ifFloat(getInput(), [&] {
-                        return sumToShape(builder, getLoc(), resultGradients[0],
-                                          getInput().getType());
-                      })});
+  return setGradients(operandGradients,
+                      {broadcastGradient(builder, getLoc(), getInput(),
+                                         [&] { return resultGradients[0]; })});
 }
 
 //===----------------------------------------------------------------------===//
