@@ -61,6 +61,7 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
            << "data parallelism needs `dist.role` on the arguments to tell the "
               "data (split on the batch) from the parameters (replicated)";
 
+  SmallVector<ShardingAttr> argShardings;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
     FailureOr<Layout> layout = existingLayout(func.getArgAttrDict(i), type);
@@ -85,20 +86,20 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
                                 << (shards != size ? " times its other splits"
                                                    : "");
     }
-    func.setArgAttr(i, DistDialect::kShardingAttrName,
-                    getShardingAttr(ctx, meshName, mesh, *layout));
+    argShardings.push_back(getShardingAttr(ctx, meshName, mesh, *layout));
   }
+  SmallVector<ShardingAttr> resultShardings;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
+    resultShardings.emplace_back();
     if (!isReplicatedResult(func.getResultAttrOfType<StringAttr>(i, "dist.role")) ||
         func.getResultAttr(i, DistDialect::kShardingAttrName))
       continue;
-    func.setResultAttr(
-        i, DistDialect::kShardingAttrName,
-        getShardingAttr(ctx, meshName, mesh,
-                        Layout::replicated(cast<RankedTensorType>(
-                                               func.getResultTypes()[i])
-                                               .getRank())));
+    resultShardings.back() = getShardingAttr(
+        ctx, meshName, mesh,
+        Layout::replicated(
+            cast<RankedTensorType>(func.getResultTypes()[i]).getRank()));
   }
+  setSignatureShardings(func, argShardings, resultShardings);
   func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
   return success();
 }

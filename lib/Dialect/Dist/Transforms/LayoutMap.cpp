@@ -227,18 +227,19 @@ LogicalResult mlir::dist::annotateWithLayoutMap(func::FuncOp func, MeshOp meshOp
     set(getShardingAttr(ctx, meshName, mesh, layout));
     return success();
   };
+  SmallVector<ShardingAttr> argShardings(func.getNumArguments());
+  SmallVector<ShardingAttr> resultShardings(func.getNumResults());
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     if (failed(annotate(func, "argument " + Twine(i), func.getArgumentTypes()[i],
-                        func.getArgAttrDict(i), [&](ShardingAttr s) {
-                          func.setArgAttr(i, DistDialect::kShardingAttrName, s);
-                        })))
+                        func.getArgAttrDict(i),
+                        [&](ShardingAttr s) { argShardings[i] = s; })))
       return failure();
   for (unsigned i = 0; i < func.getNumResults(); ++i)
     if (failed(annotate(func, "result " + Twine(i), func.getResultTypes()[i],
-                        func.getResultAttrDict(i), [&](ShardingAttr s) {
-                          func.setResultAttr(i, DistDialect::kShardingAttrName, s);
-                        })))
+                        func.getResultAttrDict(i),
+                        [&](ShardingAttr s) { resultShardings[i] = s; })))
       return failure();
+  setSignatureShardings(func, argShardings, resultShardings);
   func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
   return success();
 }

@@ -44,7 +44,8 @@ private:
   /// its layout and the mesh it lives on.
   struct Placed {
     Value local;
-    Layout layout;
+    /// Index into `pool`.
+    unsigned layout;
     const Mesh *mesh;
   };
 
@@ -60,7 +61,10 @@ private:
                       a->getAxes() == b->getAxes());
   }
   DevicesAttr devicesOf(const Mesh *mesh) {
-    return DevicesAttr::getFromUnsorted(ctx, mesh->getDevices());
+    DevicesAttr &devices = deviceCache[mesh];
+    if (!devices)
+      devices = DevicesAttr::getFromUnsorted(ctx, mesh->getDevices());
+    return devices;
   }
   DeviceGroupsAttr groupsOf(const Mesh *mesh, ArrayRef<int64_t> axes) {
     auto key = std::make_pair(mesh->getDevices(), SmallVector<int64_t, 2>(axes));
@@ -92,10 +96,14 @@ private:
   MeshOp meshOp;
   Mesh funcMesh;
   const PartitionOptions &options;
+  LayoutPool pool;
   llvm::DenseMap<Value, Placed> placed;
   llvm::DenseMap<Value, SmallVector<Placed, 1>> copies;
   std::map<std::pair<ArrayRef<int64_t>, SmallVector<int64_t, 2>>, DeviceGroupsAttr>
       groupCache;
+  llvm::DenseMap<const Mesh *, DevicesAttr> deviceCache;
+  /// Shardings resolved against a mesh: few distinct ones serve many ops.
+  llvm::DenseMap<std::pair<Attribute, const Mesh *>, Layout> layoutCache;
   /// The op whose hints (layer, phase, stage, microbatch) new ops inherit.
   Operation *hintSource = nullptr;
 };
@@ -108,10 +116,15 @@ FailureOr<Layout> Partitioner::resolve(Operation *at, ShardingAttr sharding,
     return at->emitError() << what << ": sharding names mesh "
                            << sharding.getMesh() << " but the function works on @"
                            << meshOp.getSymName();
+  auto key = std::make_pair(Attribute(sharding), mesh);
+  auto it = layoutCache.find(key);
+  if (it != layoutCache.end())
+    return it->second;
   std::string error;
   FailureOr<Layout> layout = getLayout(sharding, *mesh, error);
   if (failed(layout))
     return at->emitError() << what << ": " << error;
+  layoutCache[key] = *layout;
   return layout;
 }
 
@@ -200,12 +213,15 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
   auto it = placed.find(original);
   if (it == placed.end())
     return user->emitOpError("uses a value the partitioner has not placed");
-  const Placed &source = it->second;
-  for (const Placed &copy : copies[original])
-    if (copy.layout == layout && sameMesh(copy.mesh, mesh))
-      return copy.local;
-  if (source.layout == layout && sameMesh(source.mesh, mesh))
+  const Placed source = it->second;
+  unsigned wanted = pool.intern(layout);
+  if (source.layout == wanted && sameMesh(source.mesh, mesh))
     return source.local;
+  auto copied = copies.find(original);
+  if (copied != copies.end())
+    for (const Placed &copy : copied->second)
+      if (copy.layout == wanted && sameMesh(copy.mesh, mesh))
+        return copy.local;
 
   // Reshard where the value lives, then send it across.
   Layout target = layout;
@@ -232,15 +248,15 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
   if (crossing)
     if (Operation *producer = original.getDefiningOp())
       hintSource = producer;
-  Value value = reshard(builder, user->getLoc(), source.local, source.layout,
-                        target, source.mesh);
+  Value value = reshard(builder, user->getLoc(), source.local,
+                        pool[source.layout], target, source.mesh);
   if (crossing) {
     auto send = SendOp::create(builder, user->getLoc(), value, devicesOf(mesh));
     copyHints(hintSource, send);
     value = send;
   }
   hintSource = savedHints;
-  copies[original].push_back({value, layout, mesh});
+  copies[original].push_back({value, wanted, mesh});
   return value;
 }
 
@@ -255,7 +271,7 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     FailureOr<Value> local = getAs(op, constraint.getInput(), *layout, mesh);
     if (failed(local))
       return failure();
-    placed[constraint.getResult()] = {*local, *layout, mesh};
+    placed[constraint.getResult()] = {*local, pool.intern(*layout), mesh};
     return success();
   }
 
@@ -290,7 +306,7 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     auto it = placed.find(operand);
     const Layout *layout = nullptr;
     if (it != placed.end() && sameMesh(it->second.mesh, mesh))
-      layout = &it->second.layout;
+      layout = &pool[it->second.layout];
     operandLayouts.push_back(layout);
   }
   FailureOr<LoopSharding> loops =
@@ -347,7 +363,7 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     if (normalization > 1 &&
         isa<FloatType>(cast<RankedTensorType>(value.getType()).getElementType()))
       value = scale(builder, op->getLoc(), value, normalization);
-    placed[result] = {value, resultLayouts[r], mesh};
+    placed[result] = {value, pool.intern(resultLayouts[r]), mesh};
   }
   return success();
 }
@@ -391,7 +407,7 @@ LogicalResult Partitioner::run() {
     // The original ops keep their global operand types until they are
     // erased (the rules read them): the local arguments are new ones.
     argTypes.push_back(*type);
-    placed[arg] = {body.addArgument(*type, arg.getLoc()), layout, mesh};
+    placed[arg] = {body.addArgument(*type, arg.getLoc()), pool.intern(layout), mesh};
   }
 
   for (Operation *op : ops)
@@ -400,12 +416,13 @@ LogicalResult Partitioner::run() {
 
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   SmallVector<Value> results;
+  SmallVector<ShardingAttr> resultShardings;
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
     auto it = placed.find(value);
     if (it == placed.end())
       return ret.emitOpError("returns a value the partitioner has not placed");
     const Mesh *mesh = it->second.mesh;
-    Layout layout = it->second.layout;
+    Layout layout = pool[it->second.layout];
     layout.partial.clear();
     if (auto sharding = func.getResultAttrOfType<ShardingAttr>(
             i, DistDialect::kShardingAttrName)) {
@@ -423,9 +440,10 @@ LogicalResult Partitioner::run() {
     if (failed(local))
       return failure();
     results.push_back(*local);
-    func.setResultAttr(i, DistDialect::kShardingAttrName,
-                       getShardingAttr(ctx, meshOp.getSymName(), *mesh, layout));
+    resultShardings.push_back(
+        getShardingAttr(ctx, meshOp.getSymName(), *mesh, layout));
   }
+  setSignatureShardings(func, {}, resultShardings);
   ret->setOperands(results);
   for (Operation *op : llvm::reverse(ops))
     op->erase();

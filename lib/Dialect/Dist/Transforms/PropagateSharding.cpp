@@ -76,6 +76,20 @@ Layout::getLocalShape(ArrayRef<int64_t> shape, const Mesh &mesh) const {
   return local;
 }
 
+unsigned LayoutPool::intern(const Layout &layout) {
+  // Rank, then per dim its axis count and axes, then the partial axes.
+  std::vector<int64_t> key{layout.getRank()};
+  for (const auto &axes : layout.dims) {
+    key.push_back(axes.size());
+    key.insert(key.end(), axes.begin(), axes.end());
+  }
+  key.insert(key.end(), layout.partial.begin(), layout.partial.end());
+  auto [it, inserted] = ids.try_emplace(std::move(key), layouts.size());
+  if (inserted)
+    layouts.push_back(layout);
+  return it->second;
+}
+
 FailureOr<Layout> mlir::dist::getLayout(ShardingAttr sharding, const Mesh &mesh,
                                         std::string &error) {
   Layout layout;
@@ -513,6 +527,31 @@ mlir::dist::getOrCreateMesh(ModuleOp module, StringRef name,
                         builder.getStrArrayAttr(nameRefs), DenseI64ArrayAttr());
 }
 
+void mlir::dist::setSignatureShardings(func::FuncOp func,
+                                       ArrayRef<ShardingAttr> args,
+                                       ArrayRef<ShardingAttr> results) {
+  MLIRContext *ctx = func.getContext();
+  auto update = [&](unsigned count, function_ref<DictionaryAttr(unsigned)> get,
+                    ArrayRef<ShardingAttr> shardings) {
+    SmallVector<DictionaryAttr> dicts;
+    for (unsigned i = 0; i < count; ++i) {
+      NamedAttrList attrs(get(i));
+      if (i < shardings.size() && shardings[i])
+        attrs.set(DistDialect::kShardingAttrName, shardings[i]);
+      dicts.push_back(attrs.getDictionary(ctx));
+    }
+    return dicts;
+  };
+  if (!args.empty())
+    func.setAllArgAttrs(update(
+        func.getNumArguments(), [&](unsigned i) { return func.getArgAttrDict(i); },
+        args));
+  if (!results.empty())
+    func.setAllResultAttrs(update(
+        func.getNumResults(),
+        [&](unsigned i) { return func.getResultAttrDict(i); }, results));
+}
+
 /// Every sharding attribute a function mentions, with the op to report at.
 static void forEachSharding(func::FuncOp func,
                             function_ref<void(Operation *, ShardingAttr)> fn) {
@@ -588,11 +627,11 @@ private:
 
   const Layout *findLayout(Value value) const {
     auto it = layouts.find(value);
-    return it == layouts.end() ? nullptr : &it->second;
+    return it == layouts.end() ? nullptr : &pool[it->second];
   }
   const Layout *findHint(Value value) const {
     auto it = hints.find(value);
-    return it == hints.end() ? nullptr : &it->second;
+    return it == hints.end() ? nullptr : &pool[it->second];
   }
 
   func::FuncOp func;
@@ -601,10 +640,11 @@ private:
   SmallVector<Operation *> ops;
   llvm::DenseMap<Operation *, unsigned> opIndex;
   SmallVector<bool> decided;
+  LayoutPool pool;
   /// Final layouts: arguments once known, op results once their op decided.
-  llvm::DenseMap<Value, Layout> layouts;
+  llvm::DenseMap<Value, unsigned> layouts;
   /// Wished layouts of values: user targets first, then what consumers need.
-  llvm::DenseMap<Value, Layout> hints;
+  llvm::DenseMap<Value, unsigned> hints;
   /// Result shardings written by the user on ops: the op must produce them.
   llvm::DenseMap<Operation *, SmallVector<Layout>> annotatedResults;
 };
@@ -638,7 +678,7 @@ LogicalResult Propagator::seed() {
           resolve(func, sharding, arg.getType(), "argument " + std::to_string(i));
       if (failed(layout))
         return failure();
-      layouts[arg] = *layout;
+      layouts[arg] = pool.intern(*layout);
     }
   }
   for (Operation &op : body.without_terminator()) {
@@ -654,8 +694,8 @@ LogicalResult Propagator::seed() {
                                          constraint.getType(), "constraint");
       if (failed(layout))
         return failure();
-      layouts[constraint.getResult()] = *layout;
-      hints.try_emplace(constraint.getInput(), *layout);
+      layouts[constraint.getResult()] = pool.intern(*layout);
+      hints.try_emplace(constraint.getInput(), pool.intern(*layout));
       decided.back() = true;
       continue;
     }
@@ -684,7 +724,7 @@ LogicalResult Propagator::seed() {
       if (failed(layout))
         return failure();
       results.push_back(*layout);
-      hints[op.getResult(r)] = *layout;
+      hints[op.getResult(r)] = pool.intern(*layout);
     }
     annotatedResults[&op] = std::move(results);
   }
@@ -698,7 +738,7 @@ LogicalResult Propagator::seed() {
         resolve(func, sharding, value.getType(), "result " + std::to_string(i));
     if (failed(layout))
       return failure();
-    hints.try_emplace(value, *layout);
+    hints.try_emplace(value, pool.intern(*layout));
   }
   return success();
 }
@@ -747,14 +787,18 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
       if (loop != kNone)
         inResult[loop] = true;
   // Whether `axes` may split `loop` (memoized: the check walks every dim).
-  std::map<std::pair<int64_t, SmallVector<int64_t, 2>>, bool> splitCache;
+  struct SplitCheck {
+    int64_t loop;
+    SmallVector<int64_t, 2> axes;
+    bool ok;
+  };
+  SmallVector<SplitCheck, 8> splitCache;
   auto canSplit = [&](int64_t loop, ArrayRef<int64_t> axes) {
-    auto key = std::make_pair(loop, SmallVector<int64_t, 2>(axes));
-    auto it = splitCache.find(key);
-    if (it != splitCache.end())
-      return it->second;
+    for (const SplitCheck &check : splitCache)
+      if (check.loop == loop && ArrayRef<int64_t>(check.axes) == axes)
+        return check.ok;
     bool ok = checkLoopSplit(op, rule, loop, axes, mesh).empty();
-    splitCache[key] = ok;
+    splitCache.push_back({loop, SmallVector<int64_t, 2>(axes), ok});
     return ok;
   };
 
@@ -786,54 +830,12 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
     return candidate;
   };
 
-  // Candidates: greedy from each known value first (annotated results,
-  // operands, wished results), in two loop orders; then nothing split.
-  SmallVector<Source> all;
-  if (hasAnnotation)
-    llvm::append_range(all, resultSources);
-  llvm::append_range(all, operandSources);
-  if (!hasAnnotation)
-    llvm::append_range(all, resultSources);
-  SmallVector<LoopSharding> candidates;
-  for (size_t first = 0; first < all.size(); ++first) {
-    SmallVector<Source> order{all[first]};
-    for (size_t i = 0; i < all.size(); ++i)
-      if (i != first)
-        order.push_back(all[i]);
-    for (bool resultLoopsFirst : {false, true}) {
-      LoopSharding candidate = greedy(order, resultLoopsFirst);
-      if (llvm::none_of(candidates, [&](const LoopSharding &c) {
-            return c.loops == candidate.loops;
-          }))
-        candidates.push_back(std::move(candidate));
-    }
-  }
-  {
-    LoopSharding unsplit;
-    unsplit.loops.resize(rule.loops.size());
-    unsplit.passThrough = passThrough;
-    if (llvm::none_of(candidates, [&](const LoopSharding &c) {
-          return c.loops == unsplit.loops;
-        }))
-      candidates.push_back(std::move(unsplit));
-  }
-
   auto bytesOf = [](Value value) {
     auto type = cast<RankedTensorType>(value.getType());
     return std::max<int64_t>(1, mlir::dist::detail::getTensorBytes(
                                     RankedTensorType::get({}, type.getElementType())));
   };
-  // Results the user fixed leave one choice, the one partitioning makes.
-  if (hasAnnotation) {
-    FailureOr<LoopSharding> fromAnnotation =
-        deriveLoopSharding(op, rule, operandLayouts, annotated->second, mesh);
-    if (failed(fromAnnotation))
-      return failure();
-    candidates.assign({std::move(*fromAnnotation)});
-  }
-  const LoopSharding *best = nullptr;
-  double bestCost = 0;
-  for (const LoopSharding &candidate : candidates) {
+  auto costOf = [&](const LoopSharding &candidate) {
     double cost = 0;
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
       if (operandLayouts[i])
@@ -845,21 +847,66 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
         cost += estimateReshardBytes(
             cast<RankedTensorType>(result.getType()).getShape(), bytesOf(result),
             candidate.getResultLayout(rule, r), *resultHints[r], mesh);
-    if (!best || cost < bestCost) {
-      best = &candidate;
-      bestCost = cost;
+    return cost;
+  };
+
+  // Results the user fixed leave one choice, the one partitioning makes.
+  std::optional<LoopSharding> best;
+  if (hasAnnotation) {
+    FailureOr<LoopSharding> fromAnnotation =
+        deriveLoopSharding(op, rule, operandLayouts, annotated->second, mesh);
+    if (failed(fromAnnotation))
+      return failure();
+    best = std::move(*fromAnnotation);
+  } else {
+    // Candidates: greedy from each known value first (operands, then wished
+    // results), in two loop orders; then nothing split. The cheapest wins,
+    // the earliest among equals; nothing beats a free one, so the search
+    // stops there (most ops of a consistently annotated program).
+    SmallVector<Source> all(operandSources);
+    llvm::append_range(all, resultSources);
+    SmallVector<SmallVector<SmallVector<int64_t, 2>>> seen;
+    double bestCost = 0;
+    auto consider = [&](LoopSharding candidate) {
+      if (llvm::is_contained(seen, candidate.loops))
+        return false;
+      seen.push_back(candidate.loops);
+      double cost = costOf(candidate);
+      if (!best || cost < bestCost) {
+        best = std::move(candidate);
+        bestCost = cost;
+      }
+      return bestCost == 0;
+    };
+    bool done = false;
+    SmallVector<Source> order;
+    for (size_t first = 0; first < all.size() && !done; ++first) {
+      order.assign({all[first]});
+      for (size_t i = 0; i < all.size(); ++i)
+        if (i != first)
+          order.push_back(all[i]);
+      for (bool resultLoopsFirst : {false, true})
+        if (!done)
+          done = consider(greedy(order, resultLoopsFirst));
+    }
+    if (!done) {
+      LoopSharding unsplit;
+      unsplit.loops.resize(rule.loops.size());
+      unsplit.passThrough = passThrough;
+      consider(std::move(unsplit));
     }
   }
+
   for (auto [r, result] : llvm::enumerate(op->getResults()))
-    layouts[result] = best->getResultLayout(rule, r);
+    layouts[result] = pool.intern(best->getResultLayout(rule, r));
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     if (operandLayouts[i])
       continue;
-    Layout needed = best->getOperandLayout(rule, i);
+    unsigned needed = pool.intern(best->getOperandLayout(rule, i));
     if (isa<BlockArgument>(operand))
-      layouts[operand] = std::move(needed);
+      layouts[operand] = needed;
     else
-      hints.try_emplace(operand, std::move(needed));
+      hints.try_emplace(operand, needed);
   }
   decided[opIndex[op]] = true;
   return true;
@@ -895,10 +942,11 @@ LogicalResult Propagator::run() {
     for (BlockArgument arg : body.getArguments())
       if (!layouts.count(arg)) {
         const Layout *hint = findHint(arg);
-        layouts[arg] = hint ? *hint
-                            : Layout::replicated(
-                                  cast<RankedTensorType>(arg.getType()).getRank());
-        layouts[arg].partial.clear();
+        Layout layout =
+            hint ? *hint
+                 : Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank());
+        layout.partial.clear();
+        layouts[arg] = pool.intern(layout);
         defaulted = true;
       }
     if (defaulted)
@@ -908,8 +956,8 @@ LogicalResult Propagator::run() {
   }
   for (BlockArgument arg : body.getArguments())
     if (!layouts.count(arg))
-      layouts[arg] =
-          Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank());
+      layouts[arg] = pool.intern(
+          Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank()));
   return writeBack();
 }
 
@@ -917,44 +965,44 @@ LogicalResult Propagator::writeBack() {
   MLIRContext *ctx = func.getContext();
   StringRef meshName = meshOp.getSymName();
   // Few distinct layouts serve many values: build each attribute once.
-  std::map<std::pair<SmallVector<SmallVector<int64_t, 2>, 4>, SmallVector<int64_t, 2>>,
-           ShardingAttr>
-      cache;
-  auto attrOf = [&](const Layout &layout) {
-    auto key = std::make_pair(layout.dims, layout.partial);
-    auto it = cache.find(key);
-    if (it != cache.end())
-      return it->second;
-    ShardingAttr attr = getShardingAttr(ctx, meshName, mesh, layout);
-    cache.emplace(key, attr);
-    return attr;
+  SmallVector<ShardingAttr> attrs;
+  auto attrOf = [&](unsigned id) {
+    if (attrs.size() <= id)
+      attrs.resize(id + 1);
+    if (!attrs[id])
+      attrs[id] = getShardingAttr(ctx, meshName, mesh, pool[id]);
+    return attrs[id];
   };
+  auto shardingName = StringAttr::get(ctx, DistDialect::kShardingAttrName);
+  auto shardingsName = StringAttr::get(ctx, kShardingsAttrName);
   Block &body = func.getBody().front();
+  SmallVector<ShardingAttr> argShardings, resultShardings;
   for (BlockArgument arg : body.getArguments())
-    func.setArgAttr(arg.getArgNumber(), DistDialect::kShardingAttrName,
-                    attrOf(layouts[arg]));
+    argShardings.push_back(attrOf(layouts[arg]));
   for (Operation *op : ops) {
     if (isa<ShardingConstraintOp>(op))
       continue;
     if (op->getNumResults() == 1) {
-      op->setAttr(DistDialect::kShardingAttrName, attrOf(layouts[op->getResult(0)]));
+      op->setAttr(shardingName, attrOf(layouts[op->getResult(0)]));
       continue;
     }
     SmallVector<Attribute> shardings;
     for (Value result : op->getResults())
       shardings.push_back(attrOf(layouts[result]));
-    op->setAttr(kShardingsAttrName, ArrayAttr::get(ctx, shardings));
+    op->setAttr(shardingsName, ArrayAttr::get(ctx, shardings));
   }
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    resultShardings.emplace_back();
     if (func.getResultAttr(i, DistDialect::kShardingAttrName))
       continue;
     // Outputs nobody annotated are reduced at the return: a pending sum is
     // rarely what a caller expects.
-    Layout layout = layouts[value];
+    Layout layout = pool[layouts[value]];
     layout.partial.clear();
-    func.setResultAttr(i, DistDialect::kShardingAttrName, attrOf(layout));
+    resultShardings.back() = attrOf(pool.intern(layout));
   }
+  setSignatureShardings(func, argShardings, resultShardings);
   func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
   return success();
 }

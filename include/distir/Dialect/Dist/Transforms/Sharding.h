@@ -27,9 +27,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Regex;
@@ -62,6 +65,18 @@ struct Layout {
     return dims == other.dims && partial == other.partial;
   }
   bool operator!=(const Layout &other) const { return !(*this == other); }
+};
+
+/// Interns layouts: a large program has few distinct ones, so values refer
+/// to them by index (a fraction of the memory and no copies per value).
+class LayoutPool {
+public:
+  unsigned intern(const Layout &layout);
+  const Layout &operator[](unsigned id) const { return layouts[id]; }
+
+private:
+  std::deque<Layout> layouts;
+  std::map<std::vector<int64_t>, unsigned> ids;
 };
 
 /// Resolves axis names against `mesh`; fails with a message naming the axis.
@@ -163,6 +178,13 @@ getOrCreateMesh(ModuleOp module, llvm::StringRef name,
 /// Null (and no error) when the function names none.
 FailureOr<MeshOp> getFunctionMesh(func::FuncOp func);
 
+/// Sets `dist.sharding` on the arguments and results of `func` whose entry
+/// is non-null (`args` and `results` may be empty: unchanged), rewriting the
+/// signature's attributes once: one by one, each call would copy the whole
+/// list (quadratic in the thousands of arguments of a large model).
+void setSignatureShardings(func::FuncOp func, llvm::ArrayRef<ShardingAttr> args,
+                           llvm::ArrayRef<ShardingAttr> results);
+
 //===----------------------------------------------------------------------===//
 // Annotation (the wrappers)
 //===----------------------------------------------------------------------===//
@@ -241,7 +263,8 @@ struct PartitionOptions {
   /// The (sub-)mesh each op runs on, e.g. a pipeline stage's dp x tp slice
   /// (Mesh::getSlice); null or returning null: the function's mesh. Values
   /// that cross meshes are resharded on the producer's mesh and sent with
-  /// `dist.send` (the meshes must have the same shape and axis names).
+  /// `dist.send` (the meshes must have the same shape and axis names). The
+  /// meshes must stay alive and unchanged while partitionFunction runs.
   std::function<const Mesh *(Operation *)> meshOf;
 };
 
