@@ -51,6 +51,10 @@ mlir::DenseElementsAttr getElementsAttr(const HostTensor &tensor,
 Status getIntegerValues(const HostTensor &tensor,
                         llvm::SmallVectorImpl<int64_t> &values);
 
+/// "<path>: <message>" ("<path>:<line>:<col>: ..." for text syntax errors)
+/// on one line: control characters quoted from the model are escaped.
+std::string formatModelError(llvm::StringRef path, llvm::StringRef message);
+
 /// Parses a binary or textual ModelProto.
 Status parseModel(llvm::StringRef contents, onnx::ModelProto &model);
 

@@ -59,19 +59,6 @@ std::string oneLine(StringRef text) {
   return result;
 }
 
-/// Keeps a message on one line whatever the model's names contain.
-std::string escapeControlCharacters(StringRef text) {
-  std::string result;
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c != 0x7F) {
-      result += static_cast<char>(c);
-      continue;
-    }
-    result += c == '\n' ? "\\n" : "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, 2);
-  }
-  return result;
-}
-
 bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
 }
@@ -1003,11 +990,7 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
                                               std::string &error) {
   context.loadDialect<dist::DistDialect, func::FuncDialect>();
   auto fail = [&](const std::string &message) {
-    // Text parse errors carry "line:col: " already.
-    bool positioned = !message.empty() && llvm::isDigit(message.front());
-    // Names and strings quoted from the model may hold any byte.
-    error = escapeControlCharacters(modelPath.str() +
-                                    (positioned ? ":" : ": ") + message);
+    error = formatModelError(modelPath, message);
     return OwningOpRef<ModuleOp>();
   };
   onnx::ModelProto model;

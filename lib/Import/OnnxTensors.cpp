@@ -250,6 +250,23 @@ std::string formatTextParseError(const std::string &message) {
 
 } // namespace
 
+std::string distir::onnx_import::formatModelError(StringRef path,
+                                                  StringRef message) {
+  // Text parse errors start with "line:col: " already.
+  bool positioned = !message.empty() && llvm::isDigit(message.front());
+  std::string text = (path + (positioned ? ":" : ": ") + message).str();
+  // Names and strings quoted from the model may hold any byte; the message
+  // stays on one line.
+  std::string result;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c != 0x7F)
+      result += static_cast<char>(c);
+    else
+      result += c == '\n' ? "\\n" : "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, 2);
+  }
+  return result;
+}
+
 Status distir::onnx_import::inlineExternalData(onnx::TensorProto &proto,
                                                StringRef modelDir) {
   if (proto.data_location() != onnx::TensorProto::EXTERNAL)
@@ -382,7 +399,7 @@ Status distir::loadOnnxInitializers(const std::string &modelPath,
   onnx::ModelProto model;
   Status status = onnx_import::parseModel((*file)->getBuffer(), model);
   if (!status.ok())
-    return Status::error(modelPath + ": " + status.message());
+    return Status::error(onnx_import::formatModelError(modelPath, status.message()));
   StringRef modelDir = llvm::sys::path::parent_path(modelPath);
   for (const onnx::TensorProto &proto : model.graph().initializer()) {
     HostTensor tensor;

@@ -11,6 +11,7 @@
 #include "distir/Dialect/Dist/IR/DistOps.h"
 #include "distir/Executor/Executor.h"
 #include "distir/Executor/GlobalView.h"
+#include "distir/Import/OnnxImporter.h"
 #include "distir/Kernels/Npy.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -50,6 +51,11 @@ cl::opt<uint64_t> seed("seed", cl::desc("Seed of the generated inputs"),
 cl::list<std::string> inputFiles("input",
                                  cl::desc("Global value of one argument: NAME=file.npy"),
                                  cl::value_desc("NAME=file.npy"), cl::cat(category));
+cl::opt<std::string> weightsFile(
+    "weights",
+    cl::desc("ONNX model whose initializers are the arguments of the same "
+             "dist.name (those without --input)"),
+    cl::value_desc("model.onnx"), cl::cat(category));
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Write each global result as <name>.npy here"),
                                cl::value_desc("dir"), cl::cat(category));
@@ -244,19 +250,30 @@ std::vector<HostTensor> makeInputs(func::FuncOp func,
       names += (names.empty() ? "" : ", ") + layout.name;
     fail("--input names unknown argument '" + name + "' (arguments: " + names + ")");
   }
+  std::map<std::string, HostTensor> weights;
+  if (!weightsFile.empty())
+    if (Status status = loadOnnxInitializers(weightsFile, weights); !status.ok())
+      fail(status.message());
   std::vector<HostTensor> inputs;
   for (auto [index, layout] : llvm::enumerate(layouts)) {
     auto file = files.find(layout.name);
-    if (file == files.end()) {
+    auto weight = weights.find(layout.name);
+    std::string source;
+    HostTensor tensor;
+    if (file != files.end()) {
+      source = file->second;
+      if (Status status = readNpyFile(file->second, tensor); !status.ok())
+        fail(status.message());
+    } else if (weight != weights.end()) {
+      source = weightsFile + ": initializer '" + layout.name + "'";
+      tensor = std::move(weight->second);
+    } else {
       inputs.push_back(generateInput(func, index, layout));
       continue;
     }
-    HostTensor tensor;
-    if (Status status = readNpyFile(file->second, tensor); !status.ok())
-      fail(status.message());
     if (tensor.getShape() != layout.globalShape ||
         tensor.getElementType() != layout.elementType)
-      fail(file->second + ": holds " + getElementTypeName(tensor.getElementType()) + " " +
+      fail(source + ": holds " + getElementTypeName(tensor.getElementType()) + " " +
            formatShape(tensor.getShape()) + " but argument " + describe(layout) +
            " needs " + getElementTypeName(layout.elementType) + " " +
            formatShape(layout.globalShape));

@@ -60,9 +60,20 @@ def unsupported():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 
 
+def mismatch():
+    """An initializer named like one of mlp()'s, with another shape."""
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "layers.0.weight"], ["y"])], "mismatch",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])],
+        [weight("layers.0.weight", (2, 2), 5)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
 def main():
     onnx.save(mlp(), "mlp.onnx")
     onnx.save(unsupported(), "unsupported.onnx")
+    onnx.save(mismatch(), "mismatch.onnx")
     # The same MLP with its weights in a side file (as models > 2 GiB must).
     # onnx.save appends to an existing data file.
     if os.path.exists("mlp_external.data"):
