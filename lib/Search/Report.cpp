@@ -68,7 +68,8 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
   os << ")\n";
   os << "configurations: " << report.considered << " considered, "
      << report.getNumInvalid() << " invalid, " << report.prunedByMemory
-     << " pruned by the memory bound, " << report.getNumBuildFailures()
+     << " pruned by the memory bound, " << report.prunedByTime
+     << " pruned by the time bound, " << report.getNumBuildFailures()
      << " refused by the transforms, " << report.evaluations.size()
      << " simulated (" << report.getNumFitting() << " fit)\n";
   for (const auto &[reason, count] : report.invalid)
@@ -198,6 +199,7 @@ void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
     scenario["considered"] = report.considered;
     scenario["invalid"] = report.invalid;
     scenario["pruned_by_memory"] = report.prunedByMemory;
+    scenario["pruned_by_time"] = report.prunedByTime;
     scenario["refused_by_transforms"] = report.buildFailures;
     scenario["simulated"] = report.evaluations.size();
     scenario["wall_time_s"] = report.wallTimeS;

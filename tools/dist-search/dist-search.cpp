@@ -97,6 +97,11 @@ static cl::opt<bool> accumulateWithoutPipeline(
     cl::desc("Also split the batch into microbatches without pipelining "
              "(gradient accumulation)"),
     cl::cat(searchCategory));
+static cl::opt<bool> simulateAll(
+    "simulate-all",
+    cl::desc("Simulate every configuration that passes the memory bound, "
+             "also those whose step-time bound cannot reach the top"),
+    cl::cat(searchCategory));
 static cl::opt<cl::boolOrDefault>
     progressBar("progress",
                 cl::desc("Show a progress bar (default: when stderr is a "
@@ -176,6 +181,8 @@ int main(int argc, char **argv) {
   if (optimizer != "adam" && optimizer != "sgd")
     return fail("--optimizer must be adam or sgd, got '" + optimizer + "'");
   options.optimizer = optimizer;
+  options.top = top;
+  options.pruneByTime = !simulateAll;
   if (threads < 0)
     return fail("--threads must be a non-negative integer, got " +
                 Twine(int(threads)));

@@ -272,7 +272,8 @@ TEST(SearchReport, TableShowsCountsAndCommands) {
   printReport(os, sampleReport(), 10);
   std::string text = os.str();
   EXPECT_NE(text.find("7 considered, 2 invalid, 1 pruned by the memory bound, "
-                      "0 refused by the transforms, 2 simulated (1 fit)"),
+                      "0 pruned by the time bound, 0 refused by the "
+                      "transforms, 2 simulated (1 fit)"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("invalid: 2 x tp does not divide the hidden size"),

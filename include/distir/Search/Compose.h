@@ -103,6 +103,16 @@ bool composeProgram(const StageTemplate &stage, const ModelFacts &facts,
                     const Configuration &config, const cost::CostModel &model,
                     sim::Program &program, std::string &error);
 
+/// A lower bound of the step time of the composed program of `config`: the
+/// busiest stage's compute stream (microbatches x its forward and backward
+/// work, the accumulations, the epilogue) or collective stream, each with
+/// the template's durations (the template sits at device 0, node-aligned,
+/// where no group straddles more nodes than when shifted). Streams run their
+/// tasks one at a time, so no schedule beats it.
+double getStepTimeLowerBound(const StageTemplate &stage,
+                             const ModelFacts &facts,
+                             const Configuration &config);
+
 /// Composes and simulates: step time, peak memory and task count of the
 /// evaluation (the rest is filled by the caller).
 std::optional<Evaluation> evaluateComposed(const StageTemplate &stage,

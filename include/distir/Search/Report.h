@@ -65,6 +65,8 @@ struct ScenarioReport {
   RejectionCounts invalid;
   /// Valid, but the memory bound exceeds the capacity.
   int64_t prunedByMemory = 0;
+  /// Their step-time bound shows they cannot be among the best shown.
+  int64_t prunedByTime = 0;
   /// The transforms refused them (reason: their diagnostic).
   RejectionCounts buildFailures;
   /// Simulated, best first.

@@ -9,7 +9,11 @@
 //      pruned before anything is built;
 //   3. the survivors are built in memory and simulated (never through text)
 //      on a fixed work list shared by `threads` workers, each with its own
-//      MLIRContext; results are ranked deterministically (Report.h).
+//      MLIRContext: configurations dist-opt can build are built by the same
+//      passes as their command line; the others are composed from a stage
+//      template (Compose.h), best throughput bound first, skipping those
+//      whose bound cannot reach the top; results are ranked
+//      deterministically (Report.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +71,12 @@ struct SearchOptions {
   double maxMemoryFraction = 1.0;
   /// Worker threads; 0: the hardware's.
   unsigned threads = 0;
+  /// Configurations the table ranks: the time bound keeps what can be among
+  /// them.
+  size_t top = 10;
+  /// Skip composed configurations whose throughput bound (Compose.h) cannot
+  /// reach the `top`-th best that fits; off: simulate every survivor.
+  bool pruneByTime = true;
   /// Called from the calling thread with (done, total) as work completes.
   std::function<void(int64_t, int64_t)> progress;
 };

@@ -590,6 +590,32 @@ bool Composer::run(std::string &error) {
 
 } // namespace
 
+double getStepTimeLowerBound(const StageTemplate &stage,
+                             const ModelFacts &facts,
+                             const Configuration &config) {
+  std::vector<std::pair<int64_t, int64_t>> stages = cutStages(facts, config.pp);
+  std::vector<int64_t> stageOfLayer(facts.layers.size(), 0);
+  for (int64_t s = 0; s < config.pp; ++s)
+    for (int64_t l = stages[s].first; l < stages[s].second; ++l)
+      stageOfLayer[l] = s;
+  std::vector<double> compute(config.pp, 0), collective(config.pp, 0);
+  const double m = double(config.microbatches);
+  for (const TemplateTask &t : stage.tasks) {
+    int64_t s = t.layer < int64_t(stageOfLayer.size()) ? stageOfLayer[t.layer]
+                                                       : config.pp - 1;
+    double times = t.phase == Phase::Epilogue ? 1 : m;
+    if (t.task.kind == sim::TaskKind::Compute)
+      compute[s] += times * t.task.durationS +
+                    (t.accumulated ? (m - 1) * t.accumulateDurationS : 0);
+    else if (t.task.kind == sim::TaskKind::Collective)
+      collective[s] += times * t.task.durationS;
+  }
+  double bound = 0;
+  for (int64_t s = 0; s < config.pp; ++s)
+    bound = std::max({bound, compute[s], collective[s]});
+  return bound;
+}
+
 bool composeProgram(const StageTemplate &stage, const ModelFacts &facts,
                     const Configuration &config, const cost::CostModel &model,
                     sim::Program &program, std::string &error) {

@@ -32,6 +32,8 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -47,14 +49,17 @@ namespace search {
 //===----------------------------------------------------------------------===//
 
 std::vector<std::pair<std::string, std::string>> ModelSource::presets() {
-  // DistIR's MLP presets and GPT-3 175B (REFERENCE.md: microsoft/dist-ir's
-  // grid search and the 175B workload).
+  // DistIR's MLP presets (f32, as DistIR simulates them) and GPT-3 175B in
+  // bf16 (REFERENCE.md: microsoft/dist-ir's grid search; the 175B workload
+  // of Brown et al. 2020, trained in 16-bit precision on tensor cores; the
+  // generated program has one element type, so there is no f32 master
+  // copy).
   return {{"mlp-xs", "mlp:layers=8,hidden=512"},
           {"mlp-small", "mlp:layers=16,hidden=8192"},
           {"mlp-medium", "mlp:layers=64,hidden=16384"},
           {"mlp-large", "mlp:layers=96,hidden=32768"},
           {"gpt3-175b",
-           "gpt:layers=96,hidden=12288,heads=96,seq=2048,vocab=51200"}};
+           "gpt:layers=96,hidden=12288,heads=96,seq=2048,vocab=51200,dtype=bf16"}};
 }
 
 std::optional<ModelSource> ModelSource::parse(const std::string &spec,
@@ -609,19 +614,19 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t microbatchSize,
 
 namespace {
 
-/// Runs `count` jobs on `threads` workers (each built by `makeWorker`),
-/// reporting progress from the calling thread.
-template <typename WorkerT, typename MakeWorker, typename Job>
-void runJobs(size_t count, unsigned threads, MakeWorker makeWorker, Job job,
-             const std::function<void(int64_t, int64_t)> &progress,
-             int64_t progressBase, int64_t progressTotal) {
-  std::atomic<size_t> next{0}, done{0};
+/// Runs `count` jobs, in the order of `order`, on `threads` threads; `job`
+/// gets the thread's index. The calling thread works too, or only reports
+/// progress when there is a `progress` callback and more than one thread.
+void runParallel(size_t count, unsigned threads,
+                 const std::function<void(unsigned, size_t)> &job,
+                 const std::function<void(size_t)> &progress) {
+  std::atomic<size_t> next{0};
+  size_t done = 0;
   std::mutex mutex;
   std::condition_variable changed;
-  auto body = [&] {
-    std::unique_ptr<WorkerT> worker = makeWorker();
+  auto body = [&](unsigned thread) {
     for (size_t i; (i = next.fetch_add(1)) < count;) {
-      job(*worker, i);
+      job(thread, i);
       {
         std::lock_guard<std::mutex> lock(mutex);
         ++done;
@@ -629,41 +634,67 @@ void runJobs(size_t count, unsigned threads, MakeWorker makeWorker, Job job,
       changed.notify_one();
     }
   };
-  unsigned numThreads = std::max(1u, std::min<unsigned>(threads, count));
+  unsigned numThreads =
+      unsigned(std::max<size_t>(1, std::min<size_t>(threads, count)));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < numThreads; ++t)
-    pool.emplace_back(body);
+    pool.emplace_back(body, t);
   if (numThreads == 1 || !progress) {
-    body();
+    body(0);
   } else {
-    // The calling thread only reports; the workers do the work.
-    pool.emplace_back(body);
+    pool.emplace_back(body, 0);
     std::unique_lock<std::mutex> lock(mutex);
     while (done < count) {
       changed.wait_for(lock, std::chrono::milliseconds(100));
-      progress(progressBase + int64_t(done), progressTotal);
+      progress(done);
     }
   }
   for (std::thread &thread : pool)
     thread.join();
   if (progress)
-    progress(progressBase + int64_t(count), progressTotal);
+    progress(count);
 }
 
-/// One unit of work: an exact build, or a template and every configuration
-/// composed from it.
-struct Job {
-  bool exact = false;
-  std::vector<PassStep> steps;
-  int64_t dp = 1, tp = 1, microbatchSize = 1;
-  /// Indices into the scenario's survivors.
-  std::vector<size_t> configs;
+/// One device count of one model, while it is searched.
+struct Scenario {
+  size_t model;
+  ScenarioReport report;
+  std::vector<Configuration> survivors;
+  std::vector<int64_t> bounds;
+  /// Per survivor: its evaluation or why the transforms refused it.
+  std::vector<std::optional<Evaluation>> evaluations;
+  std::vector<std::string> failures;
 };
 
-struct JobOutcome {
-  std::vector<std::pair<size_t, Evaluation>> evaluations;
-  std::vector<std::pair<size_t, std::string>> failures;
-};
+using TemplateKey = std::tuple<size_t, int64_t, int64_t, int64_t>;
+
+TemplateKey getTemplateKey(size_t model, const Configuration &c) {
+  return {model, c.dp, c.tp, c.getMicrobatchSize()};
+}
+
+/// dist-opt's view of `config`: autodiff, then the parallelization.
+std::vector<PassStep> getCommandSteps(const Configuration &config,
+                                      const SearchOptions &options) {
+  std::vector<PassStep> steps = {
+      {"dist-autodiff", "optimizer=" + options.optimizer}};
+  if (std::optional<std::vector<PassStep>> parallelize =
+          getParallelizeSteps(config))
+    steps.insert(steps.end(), parallelize->begin(), parallelize->end());
+  else
+    steps.push_back({"dist-parallelize", getParallelizeOptions(config)});
+  return steps;
+}
+
+std::string getCommand(const ModelSource &source, const Configuration &config,
+                       const SearchOptions &options) {
+  std::string forward = source.kind == ModelSource::Kind::File
+                            ? "dist-opt " + source.path
+                            : source.getForwardCommand(config.globalBatch) +
+                                  " | dist-opt";
+  return forward + renderCommandLine(getCommandSteps(config, options)) +
+         " | dist-sim --cluster " + options.clusterSpec +
+         " --samples-per-step " + std::to_string(config.globalBatch);
+}
 
 } // namespace
 
@@ -672,6 +703,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
           std::string &error) {
   static std::once_flag registered;
   std::call_once(registered, [] { distir::registerAllPasses(); });
+  auto started = std::chrono::steady_clock::now();
   unsigned threads = options.threads
                          ? options.threads
                          : std::max(1u, std::thread::hardware_concurrency());
@@ -684,16 +716,30 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     }
   const int64_t capacity = int64_t(double(options.cluster.device.memoryBytes) *
                                    options.maxMemoryFraction);
+  const cost::CostModel costModel(options.cluster);
 
-  std::vector<ScenarioReport> reports;
-  for (const ModelSource &source : models) {
-    auto started = std::chrono::steady_clock::now();
-    // Facts from the training step of the first batch (they are per sample).
+  // Each thread keeps one worker (one MLIRContext) per model; the calling
+  // thread's also reads the facts.
+  std::vector<std::vector<std::unique_ptr<Worker>>> workers(threads);
+  for (auto &perModel : workers)
+    perModel.resize(models.size());
+  auto getWorker = [&](unsigned thread, size_t model) -> Worker & {
+    std::unique_ptr<Worker> &worker = workers[thread][model];
+    if (!worker)
+      worker = std::make_unique<Worker>(models[model], options);
+    return *worker;
+  };
+
+  // 1. Facts, enumeration and the memory bound.
+  std::vector<ModelFacts> facts(models.size());
+  std::vector<Scenario> scenarios;
+  for (size_t m = 0; m < models.size(); ++m) {
+    const ModelSource &source = models[m];
+    Worker &worker = getWorker(0, m);
     SpaceOptions space = options.space;
-    Worker facts(source, options);
     int64_t factsBatch = space.globalBatches.empty() ? 0 : space.globalBatches[0];
     if (source.kind == ModelSource::Kind::File) {
-      FailureOr<int64_t> fileBatch = facts.getFileBatch(error);
+      FailureOr<int64_t> fileBatch = worker.getFileBatch(error);
       if (failed(fileBatch))
         return std::nullopt;
       for (int64_t batch : space.globalBatches)
@@ -710,14 +756,17 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       error = "--global-batch is required for a generated model";
       return std::nullopt;
     }
-    FailureOr<ModelFacts> modelFacts = facts.extractFacts(factsBatch, error);
+    FailureOr<ModelFacts> modelFacts = worker.extractFacts(factsBatch, error);
     if (failed(modelFacts)) {
       error = "model '" + source.spec + "': " + error;
       return std::nullopt;
     }
+    facts[m] = std::move(*modelFacts);
 
     for (int64_t devices : space.deviceCounts) {
-      ScenarioReport report;
+      Scenario scenario;
+      scenario.model = m;
+      ScenarioReport &report = scenario.report;
       report.model = source.spec;
       report.cluster = options.clusterSpec;
       report.devices = devices;
@@ -726,130 +775,204 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       SpaceOptions scenarioSpace = space;
       scenarioSpace.deviceCounts = {devices};
       std::vector<Configuration> valid =
-          enumerateSpace(*modelFacts, scenarioSpace, report.invalid);
+          enumerateSpace(facts[m], scenarioSpace, report.invalid);
       report.considered = int64_t(valid.size()) + report.getNumInvalid();
-
-      std::vector<Configuration> survivors;
-      std::vector<int64_t> bounds;
       for (const Configuration &config : valid) {
-        int64_t bound = estimateMemoryLowerBound(*modelFacts, config);
+        int64_t bound = estimateMemoryLowerBound(facts[m], config);
         if (bound > capacity) {
           ++report.prunedByMemory;
           continue;
         }
-        survivors.push_back(config);
-        bounds.push_back(bound);
+        scenario.survivors.push_back(config);
+        scenario.bounds.push_back(bound);
       }
+      scenario.evaluations.resize(scenario.survivors.size());
+      scenario.failures.resize(scenario.survivors.size());
+      scenarios.push_back(std::move(scenario));
+    }
+  }
 
-      // The work list: exact builds one by one, the rest grouped by their
-      // template; in a fixed order.
-      std::vector<Job> jobs;
-      std::map<std::tuple<int64_t, int64_t, int64_t>, size_t> templateJobs;
-      for (size_t i = 0; i < survivors.size(); ++i) {
-        const Configuration &c = survivors[i];
-        if (std::optional<std::vector<PassStep>> steps = getParallelizeSteps(c)) {
-          Job job;
-          job.exact = true;
-          job.steps = {{"dist-autodiff", "optimizer=" + options.optimizer}};
-          job.steps.insert(job.steps.end(), steps->begin(), steps->end());
-          job.configs = {i};
-          jobs.push_back(std::move(job));
+  // 2. Exact builds and stage templates (shared by every device count).
+  struct BuildJob {
+    size_t scenario = 0, config = 0; // exact builds
+    std::optional<TemplateKey> key;  // templates
+  };
+  std::vector<BuildJob> builds;
+  std::map<TemplateKey, size_t> templateIndex;
+  for (size_t s = 0; s < scenarios.size(); ++s)
+    for (size_t i = 0; i < scenarios[s].survivors.size(); ++i) {
+      const Configuration &c = scenarios[s].survivors[i];
+      if (getParallelizeSteps(c)) {
+        builds.push_back({s, i, std::nullopt});
+        continue;
+      }
+      TemplateKey key = getTemplateKey(scenarios[s].model, c);
+      if (templateIndex.try_emplace(key, builds.size()).second)
+        builds.push_back({0, 0, key});
+    }
+  std::vector<std::shared_ptr<const StageTemplate>> templates(builds.size());
+  std::vector<std::string> templateErrors(builds.size());
+  std::function<void(size_t)> progress;
+  int64_t progressDone = 0, progressTotal = 0;
+  if (options.progress)
+    progress = [&](size_t done) {
+      options.progress(progressDone + int64_t(done), progressTotal);
+    };
+  progressTotal = int64_t(builds.size());
+  runParallel(
+      builds.size(), threads,
+      [&](unsigned thread, size_t index) {
+        const BuildJob &job = builds[index];
+        std::string why;
+        if (!job.key) {
+          Scenario &scenario = scenarios[job.scenario];
+          const Configuration &config = scenario.survivors[job.config];
+          Worker &worker = getWorker(thread, scenario.model);
+          FailureOr<Evaluation> evaluation = worker.evaluateExact(
+              config, *getParallelizeSteps(config), why);
+          if (failed(evaluation))
+            scenario.failures[job.config] = why.empty() ? "unknown error" : why;
+          else
+            scenario.evaluations[job.config] = *evaluation;
+          return;
+        }
+        auto [model, dp, tp, microbatchSize] = *job.key;
+        Worker &worker = getWorker(thread, model);
+        FailureOr<std::shared_ptr<const StageTemplate>> stage =
+            worker.buildTemplate(dp, tp, microbatchSize, why);
+        if (failed(stage))
+          templateErrors[index] = why.empty() ? "unknown error" : why;
+        else
+          templates[index] = *stage;
+      },
+      progress);
+  progressDone = progressTotal;
+
+  // 3. Compositions, best bound first, in rounds: after each round the
+  // configurations whose throughput bound cannot reach the `top`-th best
+  // that fits are skipped. Rounds are fixed by the sorted list, not by the
+  // threads, so the outcome is the same for any thread count.
+  struct Candidate {
+    size_t scenario, config, stage;
+    double throughputBound;
+  };
+  std::vector<std::vector<Candidate>> pending(scenarios.size());
+  for (size_t s = 0; s < scenarios.size(); ++s) {
+    Scenario &scenario = scenarios[s];
+    for (size_t i = 0; i < scenario.survivors.size(); ++i) {
+      const Configuration &c = scenario.survivors[i];
+      if (getParallelizeSteps(c))
+        continue;
+      size_t stage = templateIndex.at(getTemplateKey(scenario.model, c));
+      if (!templates[stage]) {
+        scenario.failures[i] = templateErrors[stage];
+        continue;
+      }
+      double bound = getStepTimeLowerBound(*templates[stage],
+                                           facts[scenario.model], c);
+      pending[s].push_back({s, i, stage,
+                            bound > 0 ? double(c.globalBatch) / bound
+                                      : std::numeric_limits<double>::infinity()});
+    }
+    std::stable_sort(pending[s].begin(), pending[s].end(),
+                     [&](const Candidate &a, const Candidate &b) {
+                       if (a.throughputBound != b.throughputBound)
+                         return a.throughputBound > b.throughputBound;
+                       return scenario.survivors[a.config] <
+                              scenario.survivors[b.config];
+                     });
+  }
+  for (const auto &list : pending)
+    progressTotal += int64_t(list.size());
+  const size_t roundSize = std::max<size_t>(16, 2 * options.top);
+  std::vector<size_t> cursor(scenarios.size(), 0);
+  while (true) {
+    std::vector<Candidate> round;
+    for (size_t s = 0; s < scenarios.size(); ++s) {
+      Scenario &scenario = scenarios[s];
+      // The `top`-th best throughput that fits so far.
+      std::vector<double> fitting;
+      for (const auto &evaluation : scenario.evaluations)
+        if (evaluation && evaluation->peakMemoryBytes <= capacity)
+          fitting.push_back(double(evaluation->config.globalBatch) /
+                            evaluation->stepTimeS);
+      double threshold = 0;
+      if (options.pruneByTime && options.top > 0 &&
+          fitting.size() >= options.top) {
+        std::nth_element(fitting.begin(), fitting.begin() + (options.top - 1),
+                         fitting.end(), std::greater<double>());
+        threshold = fitting[options.top - 1];
+      }
+      size_t taken = 0;
+      for (size_t &i = cursor[s]; i < pending[s].size() && taken < roundSize;
+           ++i) {
+        const Candidate &candidate = pending[s][i];
+        if (candidate.throughputBound < threshold) {
+          ++scenario.report.prunedByTime;
+          ++progressDone;
           continue;
         }
-        auto key = std::make_tuple(c.dp, c.tp, c.getMicrobatchSize());
-        auto [it, inserted] = templateJobs.try_emplace(key, jobs.size());
-        if (inserted) {
-          Job job;
-          job.dp = c.dp;
-          job.tp = c.tp;
-          job.microbatchSize = c.getMicrobatchSize();
-          jobs.push_back(std::move(job));
-        }
-        jobs[it->second].configs.push_back(i);
+        round.push_back(candidate);
+        ++taken;
       }
-
-      std::vector<JobOutcome> outcomes(jobs.size());
-      runJobs<Worker>(
-          jobs.size(), threads,
-          [&] { return std::make_unique<Worker>(source, options); },
-          [&](Worker &worker, size_t index) {
-            const Job &job = jobs[index];
-            JobOutcome &outcome = outcomes[index];
-            std::string why;
-            if (job.exact) {
-              const Configuration &config = survivors[job.configs[0]];
-              // The autodiff step is cached: only the parallelization runs.
-              llvm::ArrayRef<PassStep> steps = job.steps;
-              FailureOr<Evaluation> evaluation =
-                  worker.evaluateExact(config, steps.drop_front(), why);
-              if (failed(evaluation))
-                outcome.failures.push_back({job.configs[0], why});
-              else
-                outcome.evaluations.push_back({job.configs[0], *evaluation});
-              return;
-            }
-            FailureOr<std::shared_ptr<const StageTemplate>> stage =
-                worker.buildTemplate(job.dp, job.tp, job.microbatchSize, why);
-            for (size_t i : job.configs) {
-              if (failed(stage)) {
-                outcome.failures.push_back({i, why});
-                continue;
-              }
-              std::string composeError;
-              std::optional<Evaluation> evaluation = evaluateComposed(
-                  **stage, *modelFacts, survivors[i], worker.getCostModel(),
-                  composeError);
-              if (!evaluation)
-                outcome.failures.push_back({i, composeError});
-              else
-                outcome.evaluations.push_back({i, *evaluation});
-            }
-          },
-          options.progress, 0, int64_t(jobs.size()));
-
-      for (const JobOutcome &outcome : outcomes) {
-        for (const auto &[index, reason] : outcome.failures)
-          ++report.buildFailures[reason];
-        for (auto [index, evaluation] : outcome.evaluations) {
-          const Configuration &c = survivors[index];
-          evaluation.config = c;
-          evaluation.memoryBoundBytes = bounds[index];
-          evaluation.fits = evaluation.peakMemoryBytes <= capacity;
-          double samples = double(c.globalBatch);
-          evaluation.samplesPerS =
-              evaluation.stepTimeS > 0 ? samples / evaluation.stepTimeS : 0;
-          evaluation.tokensPerS =
-              evaluation.samplesPerS * double(modelFacts->tokensPerSample);
-          double peak = modelFacts->devicePeakFlops * double(c.devices);
-          evaluation.mfu = peak > 0 && evaluation.stepTimeS > 0
-                               ? modelFacts->modelFlopsPerSample * samples /
-                                     evaluation.stepTimeS / peak
-                               : 0;
-          std::vector<PassStep> steps = {
-              {"dist-autodiff", "optimizer=" + options.optimizer}};
-          std::optional<std::vector<PassStep>> parallelize =
-              getParallelizeSteps(c);
-          if (parallelize)
-            steps.insert(steps.end(), parallelize->begin(), parallelize->end());
-          else
-            steps.push_back({"dist-parallelize", getParallelizeOptions(c)});
-          std::string forward = source.getForwardCommand(c.globalBatch);
-          bool fromFile = source.kind == ModelSource::Kind::File;
-          evaluation.command =
-              (fromFile ? "dist-opt " + source.path : forward + " | dist-opt") +
-              renderCommandLine(steps) + " | dist-sim --cluster " +
-              options.clusterSpec + " --samples-per-step " +
-              std::to_string(c.globalBatch);
-          report.evaluations.push_back(std::move(evaluation));
-        }
-      }
-      rankEvaluations(report.evaluations);
-      report.wallTimeS = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - started)
-                             .count();
-      started = std::chrono::steady_clock::now();
-      reports.push_back(std::move(report));
     }
+    if (round.empty())
+      break;
+    runParallel(
+        round.size(), threads,
+        [&](unsigned thread, size_t index) {
+          const Candidate &candidate = round[index];
+          Scenario &scenario = scenarios[candidate.scenario];
+          std::string why;
+          std::optional<Evaluation> evaluation = evaluateComposed(
+              *templates[candidate.stage], facts[scenario.model],
+              scenario.survivors[candidate.config],
+              costModel, why);
+          if (!evaluation)
+            scenario.failures[candidate.config] = why;
+          else
+            scenario.evaluations[candidate.config] = std::move(*evaluation);
+        },
+        progress);
+    progressDone += int64_t(round.size());
+  }
+
+  // 4. The reports.
+  double wallTimeS = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - started)
+                         .count();
+  std::vector<ScenarioReport> reports;
+  for (Scenario &scenario : scenarios) {
+    ScenarioReport &report = scenario.report;
+    const ModelFacts &modelFacts = facts[scenario.model];
+    for (size_t i = 0; i < scenario.survivors.size(); ++i) {
+      if (!scenario.failures[i].empty()) {
+        ++report.buildFailures[scenario.failures[i]];
+        continue;
+      }
+      if (!scenario.evaluations[i])
+        continue;
+      Evaluation evaluation = std::move(*scenario.evaluations[i]);
+      const Configuration &c = scenario.survivors[i];
+      evaluation.config = c;
+      evaluation.memoryBoundBytes = scenario.bounds[i];
+      evaluation.fits = evaluation.peakMemoryBytes <= capacity;
+      double samples = double(c.globalBatch);
+      evaluation.samplesPerS =
+          evaluation.stepTimeS > 0 ? samples / evaluation.stepTimeS : 0;
+      evaluation.tokensPerS =
+          evaluation.samplesPerS * double(modelFacts.tokensPerSample);
+      double peak = modelFacts.devicePeakFlops * double(c.devices);
+      evaluation.mfu = peak > 0 && evaluation.stepTimeS > 0
+                           ? modelFacts.modelFlopsPerSample * samples /
+                                 evaluation.stepTimeS / peak
+                           : 0;
+      evaluation.command = getCommand(models[scenario.model], c, options);
+      report.evaluations.push_back(std::move(evaluation));
+    }
+    rankEvaluations(report.evaluations);
+    report.wallTimeS = wallTimeS;
+    reports.push_back(std::move(report));
   }
   return reports;
 }
