@@ -92,3 +92,21 @@ func.func @backward_ops(%w: tensor<4xf32> {dist.role = "parameter"}) -> tensor<f
   %s = dist.reduce_sum %w {axes = array<i64: 0>, dist.phase = "backward"} : (tensor<4xf32>) -> tensor<f32>
   return %s : tensor<f32>
 }
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument 1 has the dynamic shape 'tensor<?x8xf32>': dist-autodiff needs static shapes (give the inputs static shapes and run dist-infer-shapes first)}}
+func.func @dynamic_input(%w: tensor<8x4xf32> {dist.role = "parameter"}, %x: tensor<?x8xf32>) -> tensor<f32> {
+  %h = dist.matmul %x, %w : (tensor<?x8xf32>, tensor<8x4xf32>) -> tensor<?x4xf32>
+  %s = dist.reduce_sum %h {axes = array<i64: 0, 1>} : (tensor<?x4xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// -----
+
+func.func @dynamic_result(%w: tensor<8x4xf32> {dist.role = "parameter"}, %x: tensor<2x8xf32>) -> tensor<f32> {
+  // expected-error@+1 {{'dist.matmul' op result has the dynamic shape 'tensor<?x4xf32>': dist-autodiff needs static shapes (run dist-infer-shapes first)}}
+  %h = dist.matmul %x, %w : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<?x4xf32>
+  %s = dist.reduce_sum %h {axes = array<i64: 0, 1>} : (tensor<?x4xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}

@@ -141,7 +141,21 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
   if (parameters.empty())
     return func.emitOpError("has no argument with dist.role = \"parameter\": "
                             "nothing to train");
+  // Gradient rules build ops whose shapes come from their operands' types
+  // (reshapes back, spread reductions, zero fills): they need static shapes.
+  for (BlockArgument arg : func.getArguments())
+    if (auto type = dyn_cast<RankedTensorType>(arg.getType()); type && !type.hasStaticShape())
+      return func.emitOpError("argument ")
+             << arg.getArgNumber() << " has the dynamic shape " << type
+             << ": dist-autodiff needs static shapes (give the inputs static "
+                "shapes and run dist-infer-shapes first)";
   WalkResult walk = func.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type); tensor && !tensor.hasStaticShape()) {
+        op->emitOpError("result has the dynamic shape ")
+            << tensor << ": dist-autodiff needs static shapes (run dist-infer-shapes first)";
+        return WalkResult::interrupt();
+      }
     if (StringAttr phase = op->getAttrOfType<StringAttr>(kPhaseAttrName))
       if (phase.getValue() != "forward") {
         op->emitOpError("is already in the ")
