@@ -567,64 +567,59 @@ LogicalResult MseLossGradOp::getShardingRule(ShardingRule &rule) {
 // Convolution and pooling: windows slide over spatial dims, kept whole
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The loops of a convolution and its gradients: batch, filters (M),
+/// channels (C), the spatial positions the window slides over and the kernel
+/// taps; spatial loops stay whole (a split would cut windows).
+struct ConvLoops {
+  ConvLoops(Rule &rule, int64_t spatial, bool filtersSplit, bool channelsSplit)
+      : batch(rule.addLoop()), filters(rule.addLoop(filtersSplit)),
+        channels(rule.addLoop(channelsSplit)),
+        window(rule.addLoops(spatial, false)),
+        kernel(rule.addLoops(spatial, false)) {}
+
+  /// `lead` loops, then the window (or kernel) loops.
+  SmallVector<int64_t> dims(std::initializer_list<int64_t> lead,
+                            bool overKernel = false) const {
+    SmallVector<int64_t> result(lead);
+    llvm::append_range(result, overKernel ? kernel : window);
+    return result;
+  }
+
+  int64_t batch, filters, channels;
+  SmallVector<int64_t> window, kernel;
+};
+} // namespace
+
 LogicalResult ConvOp::getShardingRule(ShardingRule &rule) {
-  int64_t spatial = getInput().getType().getRank() - 2;
   // Grouped channels pair input and filter blocks; a bias would be added to
   // every partial sum: then channels stay whole.
-  bool channelsSplit = getGroup() == 1;
-  int64_t batch = rule.addLoop();
-  int64_t filters = rule.addLoop(channelsSplit);
-  int64_t channels = rule.addLoop(channelsSplit && !getBias());
-  SmallVector<int64_t> window = rule.addLoops(spatial, false);
-  SmallVector<int64_t> kernel = rule.addLoops(spatial, false);
-  SmallVector<int64_t> inputDims{batch, channels}, filterDims{filters, channels},
-      resultDims{batch, filters};
-  llvm::append_range(inputDims, window);
-  llvm::append_range(filterDims, kernel);
-  llvm::append_range(resultDims, window);
-  rule.addOperand(inputDims);
-  rule.addOperand(filterDims);
+  bool ungrouped = getGroup() == 1;
+  ConvLoops l(rule, getInput().getType().getRank() - 2, ungrouped,
+              ungrouped && !getBias());
+  rule.addOperand(l.dims({l.batch, l.channels}));
+  rule.addOperand(l.dims({l.filters, l.channels}, /*overKernel=*/true));
   if (getBias())
-    rule.addOperand({filters});
-  rule.addResult(resultDims);
+    rule.addOperand({l.filters});
+  rule.addResult(l.dims({l.batch, l.filters}));
   return success();
 }
 
 LogicalResult ConvGradInputOp::getShardingRule(ShardingRule &rule) {
-  int64_t spatial = getType().getRank() - 2;
-  bool channelsSplit = getGroup() == 1;
-  int64_t batch = rule.addLoop();
-  int64_t filters = rule.addLoop(channelsSplit);
-  int64_t channels = rule.addLoop(channelsSplit);
-  SmallVector<int64_t> window = rule.addLoops(spatial, false);
-  SmallVector<int64_t> kernel = rule.addLoops(spatial, false);
-  SmallVector<int64_t> gradDims{batch, filters}, filterDims{filters, channels},
-      resultDims{batch, channels};
-  llvm::append_range(gradDims, window);
-  llvm::append_range(filterDims, kernel);
-  llvm::append_range(resultDims, window);
-  rule.addOperand(gradDims);
-  rule.addOperand(filterDims);
-  rule.addResult(resultDims);
+  bool ungrouped = getGroup() == 1;
+  ConvLoops l(rule, getType().getRank() - 2, ungrouped, ungrouped);
+  rule.addOperand(l.dims({l.batch, l.filters}));
+  rule.addOperand(l.dims({l.filters, l.channels}, /*overKernel=*/true));
+  rule.addResult(l.dims({l.batch, l.channels}));
   return success();
 }
 
 LogicalResult ConvGradFilterOp::getShardingRule(ShardingRule &rule) {
-  int64_t spatial = getType().getRank() - 2;
-  bool channelsSplit = getGroup() == 1;
-  int64_t batch = rule.addLoop();
-  int64_t filters = rule.addLoop(channelsSplit);
-  int64_t channels = rule.addLoop(channelsSplit);
-  SmallVector<int64_t> window = rule.addLoops(spatial, false);
-  SmallVector<int64_t> kernel = rule.addLoops(spatial, false);
-  SmallVector<int64_t> gradDims{batch, filters}, inputDims{batch, channels},
-      resultDims{filters, channels};
-  llvm::append_range(gradDims, window);
-  llvm::append_range(inputDims, window);
-  llvm::append_range(resultDims, kernel);
-  rule.addOperand(gradDims);
-  rule.addOperand(inputDims);
-  rule.addResult(resultDims);
+  bool ungrouped = getGroup() == 1;
+  ConvLoops l(rule, getType().getRank() - 2, ungrouped, ungrouped);
+  rule.addOperand(l.dims({l.batch, l.filters}));
+  rule.addOperand(l.dims({l.batch, l.channels}));
+  rule.addResult(l.dims({l.filters, l.channels}, /*overKernel=*/true));
   return success();
 }
 

@@ -112,17 +112,14 @@ struct DataParallelPass
     ModuleOp module = getOperation();
     FailureOr<MeshOp> meshOp =
         getOrCreateMesh(module, mesh.getValue(), {{axis.getValue(), dp.getValue()}});
-    if (failed(meshOp))
+    if (failed(meshOp) ||
+        failed(annotateAndPartition(
+            module,
+            [&](func::FuncOp func) {
+              return annotateDataParallel(func, *meshOp, axis.getValue());
+            },
+            annotateOnly)))
       return signalPassFailure();
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      if (failed(annotateDataParallel(func, *meshOp, axis.getValue())))
-        return signalPassFailure();
-      if (!annotateOnly &&
-          (failed(propagateShardings(func)) || failed(partitionFunction(func))))
-        return signalPassFailure();
-    }
   }
 };
 } // namespace

@@ -182,8 +182,12 @@ Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
       created = AllReduceOp::create(builder, loc, value, groups, ReductionKind::sum);
       break;
     case Kind::ReduceScatter:
-      created = ReduceScatterOp::create(builder, loc, value, groups,
-                                        (uint64_t)step.dim, ReductionKind::sum);
+    case Kind::Slice:
+      // A slice is the average of identical copies: each device keeps its
+      // block without a device-indexed slice op.
+      created = ReduceScatterOp::create(
+          builder, loc, value, groups, (uint64_t)step.dim,
+          step.kind == Kind::Slice ? ReductionKind::avg : ReductionKind::sum);
       break;
     case Kind::AllGather:
       created = AllGatherOp::create(builder, loc, value, groups, (uint64_t)step.dim);
@@ -191,12 +195,6 @@ Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
     case Kind::AllToAll:
       created = AllToAllOp::create(builder, loc, value, groups, (uint64_t)step.dim,
                                    (uint64_t)step.concatDim);
-      break;
-    case Kind::Slice:
-      // The average of identical copies is the copy: each device keeps its
-      // block without a device-indexed slice op.
-      created = ReduceScatterOp::create(builder, loc, value, groups,
-                                        (uint64_t)step.dim, ReductionKind::avg);
       break;
     case Kind::MakePartial:
       value = scale(builder, loc, value, groups.getGroupSize());
@@ -455,14 +453,25 @@ LogicalResult Partitioner::run() {
 
 LogicalResult mlir::dist::partitionFunction(func::FuncOp func,
                                             const PartitionOptions &options) {
-  if (func.isExternal())
-    return success();
   FailureOr<MeshOp> mesh = getFunctionMesh(func);
   if (failed(mesh))
     return failure();
-  if (!*mesh)
-    return success();
-  return Partitioner(func, *mesh, options).run();
+  return *mesh ? Partitioner(func, *mesh, options).run() : success();
+}
+
+LogicalResult mlir::dist::annotateAndPartition(
+    ModuleOp module, function_ref<LogicalResult(func::FuncOp)> annotate,
+    bool annotateOnly) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (failed(annotate(func)))
+      return failure();
+    if (!annotateOnly &&
+        (failed(propagateShardings(func)) || failed(partitionFunction(func))))
+      return failure();
+  }
+  return success();
 }
 
 namespace {

@@ -291,14 +291,21 @@ static void addSortedUnique(SmallVectorImpl<int64_t> &set, int64_t value) {
     set.insert(it, value);
 }
 
-Layout LoopSharding::getOperandLayout(const ShardingRule &rule,
-                                      unsigned operand) const {
+/// Each dim split like the loop it runs over.
+static Layout splitLikeLoops(ArrayRef<int64_t> dims,
+                             ArrayRef<SmallVector<int64_t, 2>> loops) {
   Layout layout;
-  for (int64_t loop : rule.operandDims[operand]) {
+  for (int64_t loop : dims) {
     layout.dims.emplace_back();
     if (loop != kNone)
       layout.dims.back() = loops[loop];
   }
+  return layout;
+}
+
+Layout LoopSharding::getOperandLayout(const ShardingRule &rule,
+                                      unsigned operand) const {
+  Layout layout = splitLikeLoops(rule.operandDims[operand], loops);
   if (!passThrough.empty() && llvm::is_contained(rule.linearOperands, operand))
     layout.partial.assign(passThrough.begin(), passThrough.end());
   return layout;
@@ -306,12 +313,7 @@ Layout LoopSharding::getOperandLayout(const ShardingRule &rule,
 
 Layout LoopSharding::getResultLayout(const ShardingRule &rule,
                                      unsigned result) const {
-  Layout layout;
-  for (int64_t loop : rule.resultDims[result]) {
-    layout.dims.emplace_back();
-    if (loop != kNone)
-      layout.dims.back() = loops[loop];
-  }
+  Layout layout = splitLikeLoops(rule.resultDims[result], loops);
   layout.partial.assign(passThrough.begin(), passThrough.end());
   for (auto [loop, axes] : llvm::enumerate(loops))
     if (!axes.empty() && !rule.isInResult(loop, result))
@@ -574,6 +576,8 @@ static void forEachSharding(func::FuncOp func,
 }
 
 FailureOr<MeshOp> mlir::dist::getFunctionMesh(func::FuncOp func) {
+  if (func.isExternal())
+    return MeshOp();
   FlatSymbolRefAttr name =
       func->getAttrOfType<FlatSymbolRefAttr>(DistDialect::kMeshAttrName);
   Operation *at = func;
@@ -1008,14 +1012,10 @@ LogicalResult Propagator::writeBack() {
 }
 
 LogicalResult mlir::dist::propagateShardings(func::FuncOp func) {
-  if (func.isExternal())
-    return success();
   FailureOr<MeshOp> mesh = getFunctionMesh(func);
   if (failed(mesh))
     return failure();
-  if (!*mesh)
-    return success();
-  return Propagator(func, *mesh).run();
+  return *mesh ? Propagator(func, *mesh).run() : success();
 }
 
 namespace {

@@ -122,20 +122,15 @@ struct TensorParallelPass
     }
     FailureOr<MeshOp> meshOp =
         getOrCreateMesh(module, mesh.getValue(), {{axis.getValue(), tp.getValue()}});
-    if (failed(meshOp))
+    if (failed(meshOp) ||
+        failed(annotateAndPartition(
+            module,
+            [&](func::FuncOp func) {
+              return map ? annotateWithLayoutMap(func, *meshOp, *map)
+                         : annotateMegatron(func, *meshOp, axis.getValue());
+            },
+            annotateOnly)))
       return signalPassFailure();
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      LogicalResult annotated =
-          map ? annotateWithLayoutMap(func, *meshOp, *map)
-              : annotateMegatron(func, *meshOp, axis.getValue());
-      if (failed(annotated))
-        return signalPassFailure();
-      if (!annotateOnly &&
-          (failed(propagateShardings(func)) || failed(partitionFunction(func))))
-        return signalPassFailure();
-    }
   }
 };
 } // namespace

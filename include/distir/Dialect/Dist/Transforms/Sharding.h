@@ -175,7 +175,7 @@ getOrCreateMesh(ModuleOp module, llvm::StringRef name,
 
 /// The mesh a function works on: its `dist.mesh`, or the one named by the
 /// `dist.sharding` attributes of its signature and ops (which must agree).
-/// Null (and no error) when the function names none.
+/// Null (and no error) when the function names none or has no body.
 FailureOr<MeshOp> getFunctionMesh(func::FuncOp func);
 
 /// Sets `dist.sharding` on the arguments and results of `func` whose entry
@@ -275,6 +275,12 @@ struct PartitionOptions {
 /// does not divide a dimension.
 LogicalResult partitionFunction(func::FuncOp func,
                                 const PartitionOptions &options = {});
+
+/// The wrapper passes' body: `annotate` every function of `module` with a
+/// body, then propagate and partition it unless `annotateOnly`.
+LogicalResult annotateAndPartition(ModuleOp module,
+                                   llvm::function_ref<LogicalResult(func::FuncOp)> annotate,
+                                   bool annotateOnly);
 
 } // namespace mlir::dist
 
