@@ -893,6 +893,20 @@ static LogicalResult nonlinearReduction(Operation *op, ReductionKind kind) {
          << stringifyReductionKind(kind) << "' (only sum and avg)";
 }
 
+/// The gradient of a reducing collective that hands out parts of the result:
+/// the `mirror` collective of the result gradient, scaled 1/n for avg.
+static LogicalResult mirrorReduction(Operation *op, OpBuilder &builder,
+                                     ReductionKind kind, DeviceGroupsAttr groups,
+                                     SmallVectorImpl<Value> &operandGradients,
+                                     llvm::function_ref<Value()> mirror) {
+  if (!isLinearReduction(kind))
+    return nonlinearReduction(op, kind);
+  Value grad = mirror();
+  if (kind == ReductionKind::avg)
+    grad = scale(builder, op->getLoc(), grad, 1.0 / groups.getGroupSize());
+  return setGradients(operandGradients, {grad});
+}
+
 LogicalResult SendOp::buildGradient(OpBuilder &builder,
                                     ArrayRef<Value> resultGradients,
                                     SmallVectorImpl<Value> &operandGradients) {
@@ -925,13 +939,12 @@ LogicalResult AllGatherOp::buildGradient(OpBuilder &builder,
 LogicalResult ReduceScatterOp::buildGradient(OpBuilder &builder,
                                              ArrayRef<Value> resultGradients,
                                              SmallVectorImpl<Value> &operandGradients) {
-  if (!isLinearReduction(getReduction()))
-    return nonlinearReduction(*this, getReduction());
-  Value grad = AllGatherOp::create(builder, getLoc(), resultGradients[0], getGroups(),
-                                   getDimAttr());
-  if (getReduction() == ReductionKind::avg)
-    grad = scale(builder, getLoc(), grad, 1.0 / getGroups().getGroupSize());
-  return setGradients(operandGradients, {grad});
+  return mirrorReduction(*this, builder, getReduction(), getGroups(), operandGradients,
+                         [&] {
+                           return AllGatherOp::create(builder, getLoc(),
+                                                      resultGradients[0], getGroups(),
+                                                      getDimAttr());
+                         });
 }
 
 LogicalResult AllToAllOp::buildGradient(OpBuilder &builder,
@@ -957,13 +970,12 @@ LogicalResult BroadcastOp::buildGradient(OpBuilder &builder,
 LogicalResult ReduceOp::buildGradient(OpBuilder &builder,
                                       ArrayRef<Value> resultGradients,
                                       SmallVectorImpl<Value> &operandGradients) {
-  if (!isLinearReduction(getReduction()))
-    return nonlinearReduction(*this, getReduction());
-  Value grad = BroadcastOp::create(builder, getLoc(), resultGradients[0], getGroups(),
-                                   getRootAttr());
-  if (getReduction() == ReductionKind::avg)
-    grad = scale(builder, getLoc(), grad, 1.0 / getGroups().getGroupSize());
-  return setGradients(operandGradients, {grad});
+  return mirrorReduction(*this, builder, getReduction(), getGroups(), operandGradients,
+                         [&] {
+                           return BroadcastOp::create(builder, getLoc(),
+                                                      resultGradients[0], getGroups(),
+                                                      getRootAttr());
+                         });
 }
 
 LogicalResult ScatterOp::buildGradient(OpBuilder &builder,
