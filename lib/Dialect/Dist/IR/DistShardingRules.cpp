@@ -97,46 +97,37 @@ static int64_t normalizeAxis(int64_t axis, int64_t rank) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-#define DEFINE_BROADCAST_RULE(OP, LINEAR)                                     \
+#define DEFINE_ELEMENTWISE_RULE(OP, BUILD, LINEAR)                            \
   LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
-    buildBroadcastRule(getOperation(), rule);                                 \
+    BUILD(getOperation(), rule);                                              \
     if (LINEAR)                                                               \
       setJointlyLinear(getOperation(), rule);                                 \
     return success();                                                         \
   }
-DEFINE_BROADCAST_RULE(AddOp, true)
-DEFINE_BROADCAST_RULE(SubOp, true)
-DEFINE_BROADCAST_RULE(MulOp, false)
-DEFINE_BROADCAST_RULE(DivOp, false)
-DEFINE_BROADCAST_RULE(PowOp, false)
-DEFINE_BROADCAST_RULE(WhereOp, false)
-#undef DEFINE_BROADCAST_RULE
-
-#define DEFINE_IDENTITY_RULE(OP, LINEAR)                                      \
-  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
-    buildIdentityRule(getOperation(), rule);                                  \
-    if (LINEAR)                                                               \
-      setJointlyLinear(getOperation(), rule);                                 \
-    return success();                                                         \
-  }
-DEFINE_IDENTITY_RULE(NegOp, true)
-DEFINE_IDENTITY_RULE(DropoutOp, true)
-DEFINE_IDENTITY_RULE(ExpOp, false)
-DEFINE_IDENTITY_RULE(LogOp, false)
-DEFINE_IDENTITY_RULE(SqrtOp, false)
-DEFINE_IDENTITY_RULE(RsqrtOp, false)
-DEFINE_IDENTITY_RULE(ErfOp, false)
-DEFINE_IDENTITY_RULE(ReluOp, false)
-DEFINE_IDENTITY_RULE(TanhOp, false)
-DEFINE_IDENTITY_RULE(SigmoidOp, false)
-DEFINE_IDENTITY_RULE(GeluOp, false)
-DEFINE_IDENTITY_RULE(CastOp, false)
-DEFINE_IDENTITY_RULE(ReluGradOp, false)
-DEFINE_IDENTITY_RULE(TanhGradOp, false)
-DEFINE_IDENTITY_RULE(SigmoidGradOp, false)
-DEFINE_IDENTITY_RULE(GeluGradOp, false)
-DEFINE_IDENTITY_RULE(SgdUpdateOp, false)
-#undef DEFINE_IDENTITY_RULE
+DEFINE_ELEMENTWISE_RULE(AddOp, buildBroadcastRule, true)
+DEFINE_ELEMENTWISE_RULE(SubOp, buildBroadcastRule, true)
+DEFINE_ELEMENTWISE_RULE(MulOp, buildBroadcastRule, false)
+DEFINE_ELEMENTWISE_RULE(DivOp, buildBroadcastRule, false)
+DEFINE_ELEMENTWISE_RULE(PowOp, buildBroadcastRule, false)
+DEFINE_ELEMENTWISE_RULE(WhereOp, buildBroadcastRule, false)
+DEFINE_ELEMENTWISE_RULE(NegOp, buildIdentityRule, true)
+DEFINE_ELEMENTWISE_RULE(DropoutOp, buildIdentityRule, true)
+DEFINE_ELEMENTWISE_RULE(ExpOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(LogOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(SqrtOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(RsqrtOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(ErfOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(ReluOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(TanhOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(SigmoidOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(GeluOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(CastOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(ReluGradOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(TanhGradOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(SigmoidGradOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(GeluGradOp, buildIdentityRule, false)
+DEFINE_ELEMENTWISE_RULE(SgdUpdateOp, buildIdentityRule, false)
+#undef DEFINE_ELEMENTWISE_RULE
 
 LogicalResult AdamUpdateOp::getShardingRule(ShardingRule &rule) {
   SmallVector<int64_t> loops = rule.addLoops(getParam().getType().getRank());
