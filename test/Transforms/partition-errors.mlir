@@ -25,3 +25,12 @@ func.func @unsplittable(%x: tensor<4x6xf32> {dist.sharding = #dist.sharding<@m, 
   %r = dist.softmax %x {dist.sharding = #dist.sharding<@m, [[], ["x"]]>} : (tensor<4x6xf32>) -> tensor<4x6xf32>
   return %r : tensor<4x6xf32>
 }
+
+// -----
+
+dist.mesh @m shape = [2] axes = ["x"]
+func.func @partial_integer(%x: tensor<4xi64> {dist.sharding = #dist.sharding<@m, [[]]>})
+    -> (tensor<4xi64> {dist.sharding = #dist.sharding<@m, [[]], partial = ["x"]>}) {
+  // expected-error @+1 {{'func.return' op needs a partial sum of a non-float value}}
+  return %x : tensor<4xi64>
+}

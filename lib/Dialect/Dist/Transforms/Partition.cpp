@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -220,6 +221,14 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
     for (const Placed &copy : copied->second)
       if (copy.layout == wanted && sameMesh(copy.mesh, mesh))
         return copy.local;
+
+  // A partial sum of a replicated value is its scaled copy: floats only.
+  const Layout &from = pool[source.layout];
+  if (!isa<FloatType>(getElementTypeOrSelf(original.getType())) &&
+      llvm::any_of(layout.partial, [&](int64_t axis) {
+        return !llvm::is_contained(from.partial, axis);
+      }))
+    return user->emitOpError("needs a partial sum of a non-float value");
 
   // Reshard where the value lives, then send it across.
   Layout target = layout;
