@@ -64,7 +64,7 @@ static cl::opt<int64_t> vocab("vocab", cl::desc("gpt: vocabulary size"),
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::sub(mlpCommand),
-                                           cl::sub(gptCommand));
+                                           cl::sub(gptCommand), cl::cat(modelCategory));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "dist-gen") << message << "\n";
@@ -82,7 +82,10 @@ static std::string findOption(ArrayRef<cl::opt<int64_t> *> options, bool given) 
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions({&modelCategory, &cl::getGeneralCategory()});
+  // LLVM's own options (registered for every subcommand) are noise here.
+  for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &cl::SubCommand::getAll(),
+                              &mlpCommand, &gptCommand})
+    cl::HideUnrelatedOptions(modelCategory, *sub);
   cl::ParseCommandLineOptions(
       argc, argv,
       "distir model generator: prints the forward program of a model\n\n"
