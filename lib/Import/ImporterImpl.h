@@ -228,6 +228,8 @@ private:
   /// Which graph input or initializer each argument stands for.
   llvm::DenseMap<mlir::Value, std::string> argumentNames;
   unsigned numParameters = 0;
+  /// Initializers used only as BatchNormalization's mean and variance.
+  std::set<std::string> runningStatistics;
   /// Graph inputs that became constants because their value was needed.
   std::set<std::string> frozenInputs;
   llvm::DenseMap<mlir::Value, std::shared_ptr<HostTensor>> staticValues;

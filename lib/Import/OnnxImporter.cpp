@@ -343,12 +343,31 @@ Status checkSupportedOps(const onnx::GraphProto &graph) {
 /// 1.12's shape inference divide by zero (found by fuzzing): reject them
 /// before it runs.
 Status checkWindowAttributes(const onnx::GraphProto &graph) {
+  // Ranks declared in the model (ONNX's inference indexes the input's dims
+  // with the filter's rank without checking that they agree).
+  std::map<std::string, int> declaredRanks;
+  auto declare = [&](const onnx::ValueInfoProto &info) {
+    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+      declaredRanks[info.name()] = info.type().tensor_type().shape().dim_size();
+  };
+  llvm::for_each(graph.input(), declare);
+  llvm::for_each(graph.value_info(), declare);
+  for (const onnx::TensorProto &init : graph.initializer())
+    declaredRanks[init.name()] = init.dims_size();
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
     if (!isDefaultDomain(node.domain()) ||
         !llvm::is_contained({"Conv", "MaxPool", "AveragePool"},
                             node.op_type()))
       continue;
+    if (node.op_type() == "Conv" && node.input_size() >= 2 &&
+        declaredRanks.count(node.input(0)) && declaredRanks.count(node.input(1)) &&
+        declaredRanks[node.input(0)] != declaredRanks[node.input(1)])
+      return Status::error(describeNode(node, i) + ": input of rank " +
+                           std::to_string(declaredRanks[node.input(0)]) +
+                           " and filter of rank " +
+                           std::to_string(declaredRanks[node.input(1)]) +
+                           " differ");
     for (const onnx::AttributeProto &attr : node.attribute()) {
       StringRef name = attr.name();
       bool positive = name == "strides" || name == "dilations" ||
@@ -479,11 +498,13 @@ FailureOr<Value> GraphImporter::lookupValue(const std::string &name,
     return failure();
   }
   // Initializers materialize on first use: floats become parameters (or
-  // constants with --embed-weights), integers and booleans constants.
+  // constants with --embed-weights), integers and booleans constants, and so
+  // do BatchNormalization's running statistics, which are not trained.
   const onnx::TensorProto &proto = *initializers.lookup(name);
   std::optional<ElementType> type = getElementTypeFromOnnx(proto.data_type());
   Value value;
-  if (type && isFloatType(*type) && !options.embedWeights) {
+  if (type && isFloatType(*type) && !options.embedWeights &&
+      !runningStatistics.count(name)) {
     FailureOr<Value> param = createParameter(name);
     if (failed(param))
       return failure();
@@ -638,6 +659,15 @@ LogicalResult GraphImporter::importModel(const onnx::ModelProto &model,
   const onnx::GraphProto &graph = model.graph();
   for (const onnx::TensorProto &init : graph.initializer())
     initializers[init.name()] = &init;
+  std::set<std::string> otherUses;
+  for (const onnx::NodeProto &node : graph.node())
+    for (int i = 0; i < node.input_size(); ++i)
+      (node.op_type() == "BatchNormalization" && (i == 3 || i == 4)
+           ? runningStatistics
+           : otherUses)
+          .insert(node.input(i));
+  for (const std::string &name : otherUses)
+    runningStatistics.erase(name);
   for (const onnx::ValueInfoProto &info : graph.input())
     onnxTypes[info.name()] = &info.type();
   for (const onnx::ValueInfoProto &info : graph.value_info())
