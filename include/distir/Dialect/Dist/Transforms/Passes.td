@@ -154,4 +154,72 @@ def DistAutodiff : Pass<"dist-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Pipeline parallelism: stages, microbatches, GPipe or 1F1B";
+  let description = [{
+    Cuts an unplaced training step (dist-autodiff's output) into `pp` stages
+    (contiguous ranges of `dist.layer` hints balanced by FLOPs; without hints,
+    the forward ops in order balanced by FLOPs; backward ops follow the
+    forward ops they differentiate), splits the data arguments
+    (`dist.role = "data"`) into `microbatches` along dim 0, runs each stage's
+    forward and backward once per microbatch, sums over the microbatches what
+    sums over the batch (weight gradients; means are scaled by
+    1/microbatches), then runs the optimizer once. The block is ordered so
+    that every stage follows `schedule` (gpipe: all forwards then all
+    backwards; 1f1b: pp - stage - 1 warm-up forwards, then alternating, then
+    the remaining backwards). Stage i runs on the devices of the slice
+    pp = i of `mesh` (created as `shape = [pp] axes = ["pp"]` when absent),
+    every value replicated there; the partitioner places the ops and sends
+    the values that cross stages. Ops get `dist.stage` and, per microbatch,
+    `dist.microbatch`. dist-parallelize adds data and tensor parallelism.
+    See docs/parallelize.md.
+  }];
+  let options = [
+    Option<"pp", "pp", "int64_t", /*default=*/"1", "Number of stages">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"1",
+           "Number of microbatches the batch is split into">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
+           "Per-stage order: gpipe or 1f1b">,
+    Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"",
+           "Mesh whose \"pp\" axis gives the stages' devices">,
+  ];
+  let dependentDialects = ["::mlir::dist::DistDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
+  let summary = "Data, tensor and pipeline parallelism composed on one mesh";
+  let description = [{
+    On a training step produced by dist-autodiff: creates (or checks)
+    `dist.mesh @world shape = [pp, dp, tp] axes = ["pp", "dp", "tp"]` (tp
+    innermost: a tp group is consecutive device ids, inside one node; stage
+    p is ids [p dp tp, (p + 1) dp tp)), cuts the step into pp stages (as
+    dist-pipeline), annotates data parallelism on "dp" (batch split,
+    gradients all-reduced over the dp groups only) and tensor parallelism on
+    "tp" (Megatron layouts, or `layout-map`), propagates, partitions each
+    stage onto its dp x tp slice, then splits the batch into `microbatches`
+    ordered by `schedule`. Op count does not grow with dp or tp. Errors:
+    pp larger than the number of layers, a batch not divisible by
+    dp x microbatches, tp not dividing the heads or a split dimension, a
+    layout map naming an axis the mesh does not have. See
+    docs/parallelize.md.
+  }];
+  let options = [
+    Option<"dp", "dp", "int64_t", /*default=*/"1", "Data-parallel degree">,
+    Option<"tp", "tp", "int64_t", /*default=*/"1", "Tensor-parallel degree">,
+    Option<"pp", "pp", "int64_t", /*default=*/"1", "Pipeline stages">,
+    Option<"microbatches", "microbatches", "int64_t", /*default=*/"1",
+           "Microbatches per step">,
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
+           "Per-stage order: gpipe or 1f1b">,
+    Option<"layoutMap", "layout-map", "std::string", /*default=*/"\"\"",
+           "JSON layout map (regex over parameter names -> layout) instead "
+           "of the Megatron layouts">,
+    Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"",
+           "Name of the mesh to create or use">,
+  ];
+  let dependentDialects = ["::mlir::dist::DistDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // DISTIR_DIALECT_DIST_TRANSFORMS_PASSES_TD

@@ -1,0 +1,93 @@
+//===- Pipeline.h - pipeline parallelism: stages, microbatches, schedules -*- C++ -*-===//
+//
+// The C++ entry points behind dist-pipeline and dist-parallelize. The flow
+// on an unplaced training step (dist-autodiff's output), pipelineFunction:
+//
+//   assignPipelineStages
+//       cuts the ops into stages: `dist.stage` on every op.
+//   (annotation, e.g. data / tensor parallelism, Sharding.h), then
+//   propagateShardings and partitionFunction
+//       place every op on its stage's slice of the mesh along "pp" (split
+//       over the slice's dp x tp devices as annotated) and send the values
+//       that cross stages.
+//   splitPipelineStages
+//       splits the batch into microbatches, runs each stage's forward and
+//       backward once per microbatch, sums over the microbatches what sums
+//       over the batch (weight gradients, the loss), runs the optimizer once
+//       and orders the block by the schedule; ops get `dist.microbatch`.
+//
+// See docs/parallelize.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTIR_DIALECT_DIST_TRANSFORMS_PIPELINE_H
+#define DISTIR_DIALECT_DIST_TRANSFORMS_PIPELINE_H
+
+#include "distir/Dialect/Dist/IR/Dist.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace mlir::dist {
+
+/// Op attribute: the pipeline stage (an index) an op runs on.
+inline constexpr llvm::StringLiteral kStageAttrName = "dist.stage";
+/// Op attribute: the microbatch an op works on (absent on ops that run once
+/// per step: optimizer updates, accumulation results, parameter-only ops).
+inline constexpr llvm::StringLiteral kMicrobatchAttrName = "dist.microbatch";
+
+enum class PipelineSchedule {
+  /// All forwards of the stage, then all backwards (GPipe).
+  GPipe,
+  /// pp - stage - 1 warm-up forwards, then one forward / one backward, then
+  /// the remaining backwards (PipeDream-Flush, Megatron-LM's default).
+  OneFOneB,
+};
+
+std::optional<PipelineSchedule> parsePipelineSchedule(llvm::StringRef name);
+llvm::StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
+
+struct PipelineOptions {
+  int64_t numStages = 1;
+  int64_t numMicrobatches = 1;
+  PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+};
+
+/// The stage of an op (its `dist.stage`), if it has one.
+std::optional<int64_t> getPipelineStage(Operation *op);
+
+/// Sets `dist.stage` on every op of the unplaced `func`: contiguous ranges of
+/// `dist.layer` hints balanced by FLOPs (without hints, the forward ops in
+/// order); unhinted ops follow their data; constants are copied to every
+/// stage that uses them. Errors: more stages than layers, a placed function,
+/// an op that is not a dist compute op.
+LogicalResult assignPipelineStages(func::FuncOp func, int64_t numStages);
+
+/// Splits a staged function (every op has `dist.stage`; placed or not) into
+/// `numMicrobatches` along dim 0 of its data arguments (`dist.role =
+/// "data"`) and orders its block by the schedule. Errors at the function or
+/// the op concerned: a batch not divisible by the microbatches, an op that
+/// needs the whole batch, a schedule that cannot run the cut.
+LogicalResult splitPipelineStages(func::FuncOp func,
+                                  const PipelineOptions &options);
+
+/// Fails (one line at the function, naming the argument) unless the batch
+/// (dim 0) of every data argument divides into `dataParallel x
+/// numMicrobatches` parts.
+LogicalResult checkBatchSplit(func::FuncOp func, int64_t dataParallel,
+                              int64_t numMicrobatches);
+
+/// The whole flow on an unplaced `func`: stages, then `annotate` (may be
+/// null: everything replicated on its stage's devices), propagation,
+/// partitioning onto the slices of `mesh` along its "pp" axis (of size
+/// numStages), microbatches.
+LogicalResult pipelineFunction(
+    func::FuncOp func, MeshOp mesh, const PipelineOptions &options,
+    llvm::function_ref<LogicalResult(func::FuncOp, MeshOp)> annotate = nullptr);
+
+} // namespace mlir::dist
+
+#endif // DISTIR_DIALECT_DIST_TRANSFORMS_PIPELINE_H

@@ -1,0 +1,94 @@
+//===- Parallelize.cpp - dist-parallelize: dp x tp x pp on one mesh -------===//
+//
+// The composition of the three parallelisms on a training step. The mesh is
+// ["pp", "dp", "tp"] in row-major order, tp innermost: device
+// (p * dp + d) * tp + t sits at stage p, data-parallel rank d, tensor-parallel
+// rank t, so a tp group is consecutive ids and stays inside a node (8 GPUs)
+// whenever tp divides the node size; stage p is the slice of ids
+// [p * dp * tp, (p + 1) * dp * tp). Each stage runs on its own dp x tp
+// sub-mesh; op count does not grow with dp or tp because placement is a
+// device set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/Dialect/Dist/Transforms/Passes.h"
+#include "distir/Dialect/Dist/Transforms/Pipeline.h"
+#include "distir/Dialect/Dist/Transforms/Sharding.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::dist {
+#define GEN_PASS_DEF_DISTPARALLELIZE
+#include "distir/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace mlir::dist
+
+using namespace mlir;
+using namespace mlir::dist;
+
+namespace {
+
+struct ParallelizePass
+    : public mlir::dist::impl::DistParallelizeBase<ParallelizePass> {
+  using DistParallelizeBase::DistParallelizeBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Location loc = module.getLoc();
+    for (auto [name, value] : {std::pair<StringRef, int64_t>{"dp", dp},
+                               {"tp", tp}, {"pp", pp},
+                               {"microbatches", microbatches}})
+      if (value < 1) {
+        mlir::emitError(loc) << name << " must be at least 1, got " << value;
+        return signalPassFailure();
+      }
+    std::optional<PipelineSchedule> parsed = parsePipelineSchedule(schedule);
+    if (!parsed) {
+      mlir::emitError(loc) << "unknown pipeline schedule '" << schedule
+                           << "' (expected gpipe or 1f1b)";
+      return signalPassFailure();
+    }
+    std::optional<LayoutMap> layouts;
+    if (!layoutMap.empty()) {
+      std::string error;
+      FailureOr<LayoutMap> loaded = LayoutMap::load(layoutMap, error);
+      if (failed(loaded)) {
+        mlir::emitError(loc) << error;
+        return signalPassFailure();
+      }
+      layouts = std::move(*loaded);
+    }
+
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal())
+        funcs.push_back(func);
+    if (funcs.empty())
+      return;
+    FailureOr<MeshOp> meshOp =
+        getOrCreateMesh(module, mesh, {{"pp", pp}, {"dp", dp}, {"tp", tp}});
+    if (failed(meshOp))
+      return signalPassFailure();
+
+    PipelineOptions options;
+    options.numStages = pp;
+    options.numMicrobatches = microbatches;
+    options.schedule = *parsed;
+    // The wrappers each add their axis to the signature's shardings; the
+    // flow propagates once and partitions every stage on its slice.
+    auto annotate = [&](func::FuncOp func, MeshOp meshOp) -> LogicalResult {
+      if (dp > 1 && failed(annotateDataParallel(func, meshOp, "dp")))
+        return failure();
+      if (layouts)
+        return annotateWithLayoutMap(func, meshOp, *layouts);
+      if (tp > 1)
+        return annotateMegatron(func, meshOp, "tp");
+      return success();
+    };
+    for (func::FuncOp func : funcs)
+      if (failed(checkBatchSplit(func, dp, microbatches)) ||
+          failed(pipelineFunction(func, *meshOp, options, annotate)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
