@@ -19,8 +19,10 @@
 //   - a value used on another stage is sent once per microbatch and
 //     destination right after its producer (position by position);
 //   - gradients (backward results the epilogue reads) and function results
-//     are accumulated over the microbatches with one add each; a gradient's
-//     reduction follows its last accumulation, the optimizer runs once;
+//     are accumulated over the microbatches with one dist.add each; the
+//     epilogue (gradient reductions and optimizer, in the template's order,
+//     which is where the partitioner puts them) runs once per stage after
+//     its last backward;
 //   - collective and send durations are re-costed on the shifted device ids
 //     (a stage may straddle nodes the template does not), compute durations
 //     are the template's.

@@ -77,6 +77,9 @@ struct SearchOptions {
   /// Skip composed configurations whose throughput bound (Compose.h) cannot
   /// reach the `top`-th best that fits; off: simulate every survivor.
   bool pruneByTime = true;
+  /// Compose every configuration, also those dist-opt can build: measures
+  /// the composition against the real programs (tests, docs).
+  bool composeAll = false;
   /// Called from the calling thread with (done, total) as work completes.
   std::function<void(int64_t, int64_t)> progress;
 };

@@ -78,15 +78,21 @@ extractStageTemplate(func::FuncOp func, const cost::CostModel &model,
     }
   }
 
-  // Collectives of the backward pass that only feed the epilogue are the
-  // gradient reductions: once per step, after accumulation.
+  // Collectives that only feed the epilogue (gradient reductions) or only
+  // the function's results (the loss reduced over dp) run once per step on
+  // the sum over the microbatches; the partitioner puts them right before
+  // their consumer, i.e. in the epilogue or at the end.
   for (sim::TaskId id = program.numTasks(); id-- > 0;) {
     TemplateTask &t = stage->tasks[id];
-    if (t.phase == Phase::Backward &&
-        t.task.kind == sim::TaskKind::Collective && !consumers[id].empty() &&
+    if (t.phase == Phase::Epilogue || t.task.kind != sim::TaskKind::Collective)
+      continue;
+    bool feedsEpilogue =
+        !consumers[id].empty() &&
         llvm::all_of(consumers[id], [&](uint32_t user) {
           return stage->tasks[user].phase == Phase::Epilogue;
-        }))
+        });
+    bool onlyReturned = consumers[id].empty() && t.task.liveOut;
+    if (feedsEpilogue || onlyReturned)
       t.phase = Phase::Epilogue;
   }
   // What sums over the microbatches, and the cost of the dist.add that sums
@@ -173,8 +179,7 @@ private:
   double sendDuration(sim::DeviceSetId from, sim::DeviceSetId to, int64_t bytes);
 
   bool emitUnit(const Unit &unit, std::string &error);
-  bool emitTask(uint32_t id, int64_t microbatch, bool lastMicrobatch,
-                std::string &error);
+  bool emitTask(uint32_t id, int64_t microbatch, std::string &error);
   bool emitEpilogueTask(uint32_t id, std::string &error);
   void emitSends(uint32_t id, int64_t microbatch, sim::TaskId produced);
   bool resolveDep(uint32_t dep, int64_t consumerStage, int64_t microbatch,
@@ -197,8 +202,6 @@ private:
   std::vector<std::array<std::vector<uint32_t>, 3>> tasksOf;
   /// Stages other than its own that read each task per microbatch.
   std::vector<std::vector<int64_t>> readers;
-  /// Epilogue tasks that read each task (eager reductions).
-  std::vector<std::vector<uint32_t>> epilogueReaders;
 
   std::vector<sim::TaskId> instances;  // [microbatch][task]
   std::unordered_map<uint64_t, sim::TaskId> sends; // (instance, stage)
@@ -329,8 +332,7 @@ bool Composer::resolveDep(uint32_t dep, int64_t consumerStage,
   return true;
 }
 
-bool Composer::emitTask(uint32_t id, int64_t microbatch, bool lastMicrobatch,
-                        std::string &error) {
+bool Composer::emitTask(uint32_t id, int64_t microbatch, std::string &error) {
   const TemplateTask &t = tmpl.tasks[id];
   int64_t stage = stageOf(id);
   deps.clear();
@@ -363,21 +365,6 @@ bool Composer::emitTask(uint32_t id, int64_t microbatch, bool lastMicrobatch,
                            t.accumulateFlops, t.task.resultBytes,
                            {accumulation[id], produced});
   }
-  if (!lastMicrobatch)
-    return true;
-  // The reductions of a finished gradient start right away.
-  for (uint32_t reader : epilogueReaders[id])
-    if (epilogueInstance[reader] == sim::kNoId &&
-        tmpl.tasks[reader].task.kind == sim::TaskKind::Collective &&
-        llvm::all_of(tmpl.tasks[reader].deps, [&](uint32_t dep) {
-          const TemplateTask &d = tmpl.tasks[dep];
-          return d.phase == Phase::Epilogue
-                     ? epilogueInstance[dep] != sim::kNoId
-                     : instances[instanceKey(dep, numMicrobatches - 1)] !=
-                           sim::kNoId;
-        }))
-      if (!emitEpilogueTask(reader, error))
-        return false;
   return true;
 }
 
@@ -415,9 +402,8 @@ bool Composer::emitUnit(const Unit &unit, std::string &error) {
     return true;
   }
   Phase phase = unit.kind == UnitKind::Forward ? Phase::Forward : Phase::Backward;
-  bool last = unit.microbatch == numMicrobatches - 1;
   for (uint32_t id : tasksOf[unit.stage][size_t(phase)])
-    if (!emitTask(id, unit.microbatch, last, error))
+    if (!emitTask(id, unit.microbatch, error))
       return false;
   return true;
 }
@@ -545,15 +531,12 @@ bool Composer::run(std::string &error) {
   const size_t n = tmpl.tasks.size();
   tasksOf.assign(numStages, {});
   readers.assign(n, {});
-  epilogueReaders.assign(n, {});
   for (uint32_t id = 0; id < n; ++id) {
     const TemplateTask &t = tmpl.tasks[id];
     tasksOf[stageOf(id)][size_t(t.phase)].push_back(id);
     for (uint32_t dep : t.deps) {
-      if (t.phase == Phase::Epilogue) {
-        epilogueReaders[dep].push_back(id);
+      if (t.phase == Phase::Epilogue)
         continue;
-      }
       int64_t reader = stageOf(id);
       if (reader != stageOf(dep) && tmpl.tasks[dep].phase != Phase::Epilogue &&
           std::find(readers[dep].begin(), readers[dep].end(), reader) ==

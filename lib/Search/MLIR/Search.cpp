@@ -368,11 +368,39 @@ FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
       error = source.path + ": expected exactly one function with a body";
       return failure();
     }
-    int64_t fileBatch = getBatchOf(func);
-    if (fileBatch != batch) {
-      error = "the program's batch is " + std::to_string(fileBatch) +
-              ", not " + std::to_string(batch) +
-              " (a .mlir model runs the batch it was written for)";
+    if (getBatchOf(func) == batch)
+      return module;
+    // Microbatches and data-parallel shares of a file's batch: give the data
+    // arguments the new batch and let dist-infer-shapes refine the rest (it
+    // refuses programs whose shapes pin the batch, e.g. in a reshape).
+    SmallVector<Type> inputs(func.getArgumentTypes());
+    for (BlockArgument arg : func.getArguments()) {
+      auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                    kRoleAttrName);
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!role || role.getValue() != "data" || !type || type.getRank() == 0)
+        continue;
+      SmallVector<int64_t> shape(type.getShape());
+      shape[0] = batch;
+      Type rebatched = type.clone(shape);
+      arg.setType(rebatched);
+      inputs[arg.getArgNumber()] = rebatched;
+    }
+    func.setFunctionType(
+        FunctionType::get(&ctx, inputs, func.getFunctionType().getResults()));
+    // Forget every static result shape so that nothing contradicts the new
+    // batch; dist-infer-shapes derives them all again from the arguments.
+    func.walk([](Operation *op) {
+      for (Value result : op->getResults())
+        if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+          result.setType(RankedTensorType::get(
+              SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic),
+              type.getElementType(), type.getEncoding()));
+    });
+    std::string why;
+    if (failed(runPasses(*module, {{"dist-infer-shapes", ""}}, why))) {
+      error = "cannot change the batch of " + source.path + " to " +
+              std::to_string(batch) + ": " + why;
       return failure();
     }
     return module;
@@ -802,7 +830,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
   for (size_t s = 0; s < scenarios.size(); ++s)
     for (size_t i = 0; i < scenarios[s].survivors.size(); ++i) {
       const Configuration &c = scenarios[s].survivors[i];
-      if (getParallelizeSteps(c)) {
+      if (!options.composeAll && getParallelizeSteps(c)) {
         builds.push_back({s, i, std::nullopt});
         continue;
       }
@@ -861,7 +889,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     Scenario &scenario = scenarios[s];
     for (size_t i = 0; i < scenario.survivors.size(); ++i) {
       const Configuration &c = scenario.survivors[i];
-      if (getParallelizeSteps(c))
+      if (!options.composeAll && getParallelizeSteps(c))
         continue;
       size_t stage = templateIndex.at(getTemplateKey(scenario.model, c));
       if (!templates[stage]) {
