@@ -25,6 +25,8 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <deque>
+#include <iostream>
+#include <sstream>
 #include <map>
 
 using namespace mlir;
@@ -58,6 +60,19 @@ std::string oneLine(StringRef text) {
     result = result.substr(0, kMaxLength) + " ...";
   return result;
 }
+
+/// ONNX's checker prints warnings (experimental ops) to std::cerr; the
+/// importer's caller gets one line per error and nothing else. Not thread
+/// safe: std::cerr is process-wide.
+class SilenceStdErr {
+public:
+  SilenceStdErr() : saved(std::cerr.rdbuf(sink.rdbuf())) {}
+  ~SilenceStdErr() { std::cerr.rdbuf(saved); }
+
+private:
+  std::ostringstream sink;
+  std::streambuf *saved;
+};
 
 bool isDefaultDomain(StringRef domain) {
   return domain.empty() || domain == "ai.onnx";
@@ -1035,6 +1050,7 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
       return fail(s.message());
     if (Status s = applyInputShapes(graph, options); !s.ok())
       return fail(s.message());
+    SilenceStdErr silence;
     try {
       if (hasExternalData(graph) && !isOnnxText(contents))
         onnx::checker::check_model(modelPath.str());
