@@ -8,7 +8,8 @@ out through Erf as exporters do), then runs each through
 
   dist-translate --import-onnx -> dist-opt --dist-infer-shapes
   -> dist-opt --dist-autodiff=optimizer=adam -> a parallelization
-  -> dist-sim --cluster dgx-a100
+     (dist-data-parallel, dist-tensor-parallel, dist-pipeline or their
+     composition dist-parallelize) -> dist-sim --cluster dgx-a100
 
 for several parallel configurations, and prints one table row per model and
 configuration: sizes, the time of each step, and the simulated step time and
@@ -261,13 +262,15 @@ def main():
     # (label, dist-opt pass pipeline after autodiff, mesh declaration or None)
     configs = {
         "resnet18": [("dp=8", "--dist-data-parallel=dp=8", None),
-                     ("pp=4 mb=8", "--dist-pipeline=pp=4 microbatches=8 schedule=1f1b", None)],
+                     ("pp=4 mb=8", "--dist-pipeline=pp=4 microbatches=8 schedule=1f1b", None),
+                     ("dp=4 pp=2", "--dist-parallelize=dp=4 pp=2 microbatches=4", None)],
         f"encoder-{args.scale}": [
             ("dp=8", "--dist-data-parallel=dp=8", None),
             ("tp=4", "--dist-tensor-parallel=tp=4", None),
             ("dp=2 x tp=4", "--dist-data-parallel=annotate-only --dist-tensor-parallel",
              'dist.mesh @world shape = [2, 4] axes = ["dp", "tp"]'),
-            ("pp=4 mb=8", "--dist-pipeline=pp=4 microbatches=8 schedule=1f1b", None)],
+            ("pp=4 mb=8", "--dist-pipeline=pp=4 microbatches=8 schedule=1f1b", None),
+            ("dp2 tp2 pp2", "--dist-parallelize=dp=2 tp=2 pp=2 microbatches=4", None)],
     }
 
     header = (f"{'model':<15} {'weights':>8} {'onnx MB':>7} {'ops':>5} {'import s':>8} "
