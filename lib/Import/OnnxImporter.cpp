@@ -738,7 +738,10 @@ LogicalResult GraphImporter::importModel(const onnx::ModelProto &model,
 
     Operation *last = entry->empty() ? nullptr : &entry->back();
     NodeImporter importer(*this, node, version, loc, label);
-    if (failed(lookupConverter(node.domain(), node.op_type())(importer)))
+    // An optional input that failed to materialize reads as absent; its
+    // error is recorded all the same.
+    if (failed(lookupConverter(node.domain(), node.op_type())(importer)) ||
+        !error.empty())
       return failure();
     for (int o = 0; o < node.output_size(); ++o)
       if (!node.output(o).empty() && !values.count(node.output(o)))
@@ -748,8 +751,10 @@ LogicalResult GraphImporter::importModel(const onnx::ModelProto &model,
       return failure();
     if (std::optional<int64_t> layer = getLayerHint(node)) {
       auto layerAttr = builder.getI64IntegerAttr(*layer);
-      for (Operation *op = last ? last->getNextNode() : &entry->front(); op;
-           op = op->getNextNode())
+      Operation *first = last ? last->getNextNode()
+                         : entry->empty() ? nullptr
+                                          : &entry->front();
+      for (Operation *op = first; op; op = op->getNextNode())
         if (!isa<dist::ConstantOp>(op))
           op->setAttr(dist::DistDialect::kLayerAttrName, layerAttr);
     }
