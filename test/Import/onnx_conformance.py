@@ -219,7 +219,8 @@ def main():
                         help="only tests whose name matches this regex")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--verbose", action="store_true",
-                        help="list every test, not only failures")
+                        help="list every test and every op group, not only "
+                             "failures and the supported ops")
     args = parser.parse_args()
 
     if not os.path.isdir(args.data):
@@ -249,7 +250,7 @@ def main():
     # Rows of supported ops first, then the unsupported ones compactly.
     supported_rows = sorted(k for k, v in table.items()
                             if v["passed"] or v["failed"])
-    width = max([len(k) for k in supported_rows] + [20])
+    width = max([len(k) for k in supported_rows] + [28])
     print(f"{'op':<{width}}  passed  failed  unsupported")
     totals = collections.Counter()
     for key in supported_rows:
@@ -261,9 +262,13 @@ def main():
     other = collections.Counter()
     for key in unsupported_only:
         other.update(table[key])
+        if args.verbose:
+            print(f"{key[:width]:<{width}}  {0:6d}  {0:6d}  "
+                  f"{table[key]['unsupported']:11d}")
     totals.update(other)
-    print(f"{'(' + str(len(unsupported_only)) + ' unsupported op groups)':<{width}}"
-          f"  {0:6d}  {0:6d}  {other['unsupported']:11d}")
+    if not args.verbose:
+        label = f"({len(unsupported_only)} unsupported op groups)"
+        print(f"{label:<{width}}  {0:6d}  {0:6d}  {other['unsupported']:11d}")
     print(f"{'total':<{width}}  {totals['passed']:6d}  {totals['failed']:6d}"
           f"  {totals['unsupported']:11d}")
 
