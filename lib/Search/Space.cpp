@@ -125,51 +125,6 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
   return space;
 }
 
-std::vector<std::pair<int64_t, int64_t>> cutStages(const ModelFacts &model,
-                                                   int64_t pp) {
-  const int64_t n = model.layers.size();
-  // One unit per layer keeps layers without FLOPs from looking free.
-  std::vector<double> costs;
-  for (const LayerFacts &layer : model.layers)
-    costs.push_back(layer.forwardFlopsPerSample + 1);
-  auto groupsUnder = [&](double limit) {
-    int64_t groups = 1;
-    double sum = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (i > 0 && sum + costs[i] > limit) {
-        ++groups;
-        sum = 0;
-      }
-      sum += costs[i];
-    }
-    return groups;
-  };
-  double lo = *std::max_element(costs.begin(), costs.end());
-  double hi = std::accumulate(costs.begin(), costs.end(), 0.0);
-  for (int iter = 0; iter < 200 && hi - lo > 1e-12 * hi; ++iter) {
-    double mid = lo + (hi - lo) / 2;
-    (groupsUnder(mid) <= pp ? hi : lo) = mid;
-  }
-  // Fill greedily under the bottleneck, cutting early when every remaining
-  // layer must open a stage of its own.
-  std::vector<std::pair<int64_t, int64_t>> stages;
-  int64_t begin = 0;
-  double sum = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t stagesAfter = pp - 1 - int64_t(stages.size());
-    bool nonEmpty = i > begin;
-    if (nonEmpty && stagesAfter > 0 &&
-        (n - i == stagesAfter || sum + costs[i] > hi)) {
-      stages.push_back({begin, i});
-      begin = i;
-      sum = 0;
-    }
-    sum += costs[i];
-  }
-  stages.push_back({begin, n});
-  return stages;
-}
-
 int64_t getMicrobatchesInFlight(const Configuration &config, int64_t stage) {
   if (config.schedule == Schedule::GPipe)
     return config.microbatches;

@@ -102,11 +102,11 @@ static cl::opt<bool> simulateAll(
     cl::desc("Simulate every configuration that passes the memory bound, "
              "also those whose step-time bound cannot reach the top"),
     cl::cat(searchCategory));
-static cl::opt<bool> composeAll(
-    "compose-all",
-    cl::desc("Compose every configuration from its stage template, also "
-             "those dist-opt builds (to measure the composition)"),
-    cl::Hidden, cl::cat(searchCategory));
+static cl::opt<bool> buildAll(
+    "build-all",
+    cl::desc("Build every configuration in full with dist-parallelize "
+             "instead of composing it from its two-microbatch build (slow)"),
+    cl::cat(searchCategory));
 static cl::opt<cl::boolOrDefault>
     progressBar("progress",
                 cl::desc("Show a progress bar (default: when stderr is a "
@@ -188,7 +188,7 @@ int main(int argc, char **argv) {
   options.optimizer = optimizer;
   options.top = top;
   options.pruneByTime = !simulateAll;
-  options.composeAll = composeAll;
+  options.buildAll = buildAll;
   if (threads < 0)
     return fail("--threads must be a non-negative integer, got " +
                 Twine(int(threads)));

@@ -24,7 +24,6 @@ ModelFacts mlpFacts(int64_t layers, int64_t hidden) {
     layer.parameterBytes = hidden * hidden * 4;
     // matmul and relu results, both read by the backward.
     layer.stashBytesPerSample = 2.0 * hidden * 4;
-    layer.forwardFlopsPerSample = 2.0 * hidden * hidden;
     facts.layers.push_back(layer);
   }
   facts.dataBytesPerSample = 2 * hidden * 4;
@@ -134,22 +133,6 @@ TEST(SearchSpace, DefaultMicrobatchesAreTheDivisors) {
     if (c.pp == 1 && c.dp == 1)
       counts.insert(c.microbatches);
   EXPECT_EQ(counts, (std::set<int64_t>{1, 2, 3, 4}));
-}
-
-TEST(SearchSpace, CutStagesBalancesFlops) {
-  ModelFacts facts = mlpFacts(8, 16);
-  auto stages = cutStages(facts, 4);
-  ASSERT_EQ(stages.size(), 4u);
-  for (int64_t s = 0; s < 4; ++s)
-    EXPECT_EQ(stages[s], (std::pair<int64_t, int64_t>{2 * s, 2 * s + 2}));
-  // A heavy last layer gets a stage of its own.
-  facts.layers.back().forwardFlopsPerSample *= 10;
-  stages = cutStages(facts, 2);
-  EXPECT_EQ(stages[1], (std::pair<int64_t, int64_t>{7, 8}));
-  // As many stages as layers.
-  stages = cutStages(facts, 8);
-  for (int64_t s = 0; s < 8; ++s)
-    EXPECT_EQ(stages[s], (std::pair<int64_t, int64_t>{s, s + 1}));
 }
 
 TEST(SearchSpace, MemoryBoundCountsStateTwiceAndStashesInFlight) {

@@ -1,36 +1,33 @@
-//===- Compose.h - Pipelined programs composed from one stage template -*- C++ -*-===//
+//===- Compose.h - Whole pipelined programs from a two-microbatch template -*- C++ -*-===//
 //
-// Building and lowering the whole program of every configuration through the
-// transforms costs time proportional to layers x microbatches; the search
-// instead builds, per (dp, tp, microbatch size), the data x tensor parallel
-// training step of one microbatch through the real transforms and lowers it
-// once (the *template*). Every configuration sharing those three numbers is
-// then composed at the level of the simulator's task arrays:
+// Building a configuration with dist-parallelize and lowering it costs time
+// proportional to layers x microbatches (GPT-3 175B with 768 microbatches is
+// millions of ops). dist-parallelize builds the microbatches of a stage as
+// copies of one split op list: microbatch 0, then microbatches that also add
+// their partial sums to the running ones; only the order of the units
+// (stage, forward | backward, microbatch) depends on the microbatch count.
+// So the search builds the configuration with dist-parallelize at two
+// microbatches (the *template*), lowers it, and composes the program of m
+// microbatches at the level of the simulator's tasks:
 //
-//   - each task belongs to a layer and a phase (forward, backward, epilogue:
-//     the optimizer and the collectives that only feed it, i.e. the
-//     data-parallel gradient reductions); layers are cut into `pp` stages
-//     (cutStages, FLOP-balanced) and stage s runs on devices
-//     [s dp tp, (s+1) dp tp), the template's devices shifted;
-//   - every stage runs its forward and backward tasks once per microbatch in
-//     the order of the schedule (gpipe or 1f1b); the stages' sequences are
-//     merged into one program order by list scheduling on the template's
-//     durations, the way dist-pipeline orders its block;
-//   - a value used on another stage is sent once per microbatch and
-//     destination right after its producer (position by position);
-//   - gradients (backward results the epilogue reads) and function results
-//     are accumulated over the microbatches with one dist.add each; the
-//     epilogue (gradient reductions and optimizer, in the template's order,
-//     which is where the partitioner puts them) runs once per stage after
-//     its last backward;
-//   - collective and send durations are re-costed on the shifted device ids
-//     (a stage may straddle nodes the template does not), compute durations
-//     are the template's.
+//   - the template's tasks are classified as the pass emitted them:
+//     prologue (before the first microbatch), unit tasks (`dist.stage`,
+//     `dist.microbatch`, `dist.phase`), step values the pass builds lazily
+//     before their first user, and each stage's epilogue;
+//   - units are merged in the order dist-pipeline computes (its list
+//     scheduling, replayed with the same costs: FLOPs + 1 per op of the
+//     unsplit program, over the microbatches), microbatch k replaying the
+//     template's microbatch min(k, 1);
+//   - a task's dependency on template microbatch j from microbatch j' is
+//     remapped to composed microbatch k - (j' - j); the epilogue reads the
+//     last microbatch; function results of a unit are live-out only in the
+//     last microbatch; data arguments hold m instead of 2 microbatches.
 //
-// The composed program is then simulated exactly by the engine. It is an
-// estimate of what the real dist-parallelize program gives: the real program
-// also slices the data into microbatches and may order ties differently. The
-// search reports such rows as "composed" (see docs/dist-search.md).
+// With m = 1 or 2 the template is the whole program and composition replays
+// it unchanged. The result is the program dist-opt | dist-sim simulates for
+// the configuration, task for task (tests compare the two), provided the
+// FLOP-balanced stage cut at the template's batch equals the one at the
+// global batch; the caller checks that and builds in full otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,76 +49,93 @@
 namespace distir {
 namespace search {
 
-enum class Phase : uint8_t { Forward, Backward, Epilogue };
+enum class UnitKind : uint8_t { Forward, Backward, Epilogue };
 
-/// One task of the template with what composition needs to replay it.
+/// When a template task runs in the pipelined step.
+enum class TaskRole : uint8_t {
+  /// Once, before the microbatches (constants, microbatch scale factors).
+  Prologue,
+  /// Once per microbatch, in unit (stage, kind).
+  Unit,
+  /// Once, right before its first user (values dist-pipeline recomputes at
+  /// the microbatch shape on demand).
+  Step,
+  /// Once, in its stage's epilogue (optimizer, reductions of the sums).
+  Epilogue,
+};
+
 struct TemplateTask {
   sim::Task task;
-  int64_t layer = 0;
-  Phase phase = Phase::Forward;
-  /// Collectives: the kind and payload, to re-cost on shifted groups.
-  cost::CollectiveKind collective = cost::CollectiveKind::AllReduce;
-  int64_t payloadBytes = 0;
-  /// The element type of the result (for accumulation adds).
-  topology::DataType dtype = topology::DataType::F32;
-  int64_t resultElements = 0;
-  /// A backward result the epilogue reads, or a function result computed
-  /// per microbatch: summed over the microbatches.
-  bool accumulated = false;
-  /// The dist.add that accumulates it: its time and FLOPs on one device.
-  double accumulateDurationS = 0;
-  double accumulateFlops = 0;
   std::vector<uint32_t> deps;
+  TaskRole role = TaskRole::Prologue;
+  int64_t stage = 0;
+  UnitKind kind = UnitKind::Forward;
+  int64_t microbatch = -1;
+  /// FLOPs of the op (DistOpInterface), for dist-pipeline's order costs.
+  double opFlops = 0;
+  /// An op of the program before the split (dist-pipeline's cost counts it);
+  /// false for the slices, scale products and accumulations the split adds.
+  bool counted = true;
+  /// A microbatch slice of a data argument: what it costs (it reads the
+  /// whole argument, which holds all microbatches) and the argument's bytes.
+  std::optional<cost::OpWork> sliceWork;
+  int64_t sliceSourceBytes = 0;
 };
 
 struct TemplateResident {
-  sim::DeviceSetId devices;
+  sim::DeviceSetId devices = sim::kNoId;
   int64_t bytes = 0;
-  int64_t layer = 0;
-  /// Data arguments hold the microbatch: the real program holds all of a
-  /// replica's microbatches.
+  /// Data arguments hold all microbatches of a replica.
   bool isData = false;
 };
 
-/// The lowered one-microbatch dp x tp training step on devices [0, dp tp).
-struct StageTemplate {
+/// A lowered dist-parallelize program and what composition needs of it.
+struct PipelineTemplate {
   /// Device sets, groupings and labels of the lowered program.
   sim::Program program;
   std::vector<TemplateTask> tasks;
   std::vector<TemplateResident> residents;
-  int64_t numDevices = 0;
+  int64_t numStages = 1;
+  int64_t numMicrobatches = 1;
+  /// The stage of each `dist.layer` (-1: no op of the layer seen).
+  std::vector<int64_t> stageOfLayer;
+  /// Per layer, the time one microbatch keeps each stream of its devices
+  /// busy, and what runs once per step (for the step-time bound).
+  std::vector<double> unitCompute, unitCollective, stepCompute, stepCollective;
 };
 
-/// Reads the template off a placed (or unplaced: one device) training step
-/// of one microbatch. Fails with a one-line `error` when the simulator
-/// cannot lower it.
-std::optional<std::shared_ptr<const StageTemplate>>
-extractStageTemplate(mlir::func::FuncOp func, const cost::CostModel &model,
-                     std::string &error);
+/// Reads the template off `func`, a training step dist-parallelize built
+/// with `numStages` stages and `numMicrobatches` microbatches (1 or 2).
+/// Fails with a one-line `error` (empty when a diagnostic was emitted).
+std::optional<std::shared_ptr<const PipelineTemplate>>
+extractPipelineTemplate(mlir::func::FuncOp func, const cost::CostModel &model,
+                        int64_t numStages, int64_t numMicrobatches,
+                        std::string &error);
 
-/// Composes the program of `config` from `stage` (built for its dp, tp and
-/// microbatch size) into `program`.
-bool composeProgram(const StageTemplate &stage, const ModelFacts &facts,
-                    const Configuration &config, const cost::CostModel &model,
+/// Composes the program of `microbatches` microbatches ordered by `schedule`
+/// (`model`: the cost model the template was lowered with, for the slices).
+bool composeProgram(const PipelineTemplate &stage, int64_t microbatches,
+                    Schedule schedule, const cost::CostModel &model,
                     sim::Program &program, std::string &error);
 
-/// A lower bound of the step time of the composed program of `config`: the
-/// busiest stage's compute stream (microbatches x its forward and backward
-/// work, the accumulations, the epilogue) or collective stream, each with
-/// the template's durations (the template sits at device 0, node-aligned,
-/// where no group straddles more nodes than when shifted). Streams run their
-/// tasks one at a time, so no schedule beats it.
-double getStepTimeLowerBound(const StageTemplate &stage,
-                             const ModelFacts &facts,
-                             const Configuration &config);
-
-/// Composes and simulates: step time, peak memory and task count of the
-/// evaluation (the rest is filled by the caller).
-std::optional<Evaluation> evaluateComposed(const StageTemplate &stage,
-                                           const ModelFacts &facts,
+/// Composes and simulates: the step time, peak memory and task count of the
+/// evaluation (the caller fills the rest).
+std::optional<Evaluation> evaluateComposed(const PipelineTemplate &stage,
                                            const Configuration &config,
                                            const cost::CostModel &model,
                                            std::string &error);
+
+/// A lower bound of the step time of `config` from the single-stage,
+/// single-microbatch template of its (dp, tp, microbatch size): for each
+/// stage of the cut `stageOfLayer`, microbatches x its layers' per-microbatch
+/// busy time plus their once-per-step time, on the compute and on the
+/// collective stream; the largest. A stream runs one task at a time and the
+/// pipelined program runs at least these tasks (its devices are the
+/// template's shifted by whole stages: no group straddles fewer nodes), so
+/// no schedule beats the bound.
+double getStepTimeLowerBound(const PipelineTemplate &replica,
+                             llvm::ArrayRef<int64_t> stageOfLayer,
+                             const Configuration &config);
 
 } // namespace search
 } // namespace distir

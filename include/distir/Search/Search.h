@@ -7,12 +7,13 @@
 //   2. the space is enumerated (Space.h), invalid configurations counted by
 //      reason, and those whose memory lower bound exceeds the capacity
 //      pruned before anything is built;
-//   3. the survivors are built in memory and simulated (never through text)
-//      on a fixed work list shared by `threads` workers, each with its own
-//      MLIRContext: configurations dist-opt can build are built by the same
-//      passes as their command line; the others are composed from a stage
-//      template (Compose.h), best throughput bound first, skipping those
-//      whose bound cannot reach the top; results are ranked
+//   3. the survivors are built in memory by the passes their command line
+//      runs (dist-autodiff, dist-parallelize) and simulated, never through
+//      text, on `threads` workers that each own an MLIRContext. A
+//      configuration of more than two microbatches is composed from its
+//      two-microbatch build (Compose.h), which gives the same program.
+//      Survivors go best step-time bound first, in rounds; those whose
+//      bound cannot reach the top are skipped. Results are ranked
 //      deterministically (Report.h).
 //
 //===----------------------------------------------------------------------===//
@@ -77,9 +78,10 @@ struct SearchOptions {
   /// Skip composed configurations whose throughput bound (Compose.h) cannot
   /// reach the `top`-th best that fits; off: simulate every survivor.
   bool pruneByTime = true;
-  /// Compose every configuration, also those dist-opt can build: measures
-  /// the composition against the real programs (tests, docs).
-  bool composeAll = false;
+  /// Build every configuration in full with dist-parallelize instead of
+  /// composing it from its two-microbatch template (slow: time grows with
+  /// layers x microbatches); the reference the composition is tested on.
+  bool buildAll = false;
   /// Called from the calling thread with (done, total) as work completes.
   std::function<void(int64_t, int64_t)> progress;
 };

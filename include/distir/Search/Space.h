@@ -65,8 +65,6 @@ struct LayerFacts {
   /// Forward results that backward ops read, per sample: what a stage keeps
   /// per microbatch in flight.
   double stashBytesPerSample = 0;
-  /// Forward FLOPs per sample (for balancing stages).
-  double forwardFlopsPerSample = 0;
 };
 
 /// What the enumeration, the memory bound and the report need to know of a
@@ -118,12 +116,6 @@ using RejectionCounts = std::map<std::string, int64_t>;
 std::vector<Configuration> enumerateSpace(const ModelFacts &model,
                                           const SpaceOptions &options,
                                           RejectionCounts &rejected);
-
-/// Contiguous layer ranges [begin, end) of `pp` stages that minimise the
-/// largest stage's forward FLOPs (ties: the earliest cut). Needs
-/// pp <= number of layers.
-std::vector<std::pair<int64_t, int64_t>> cutStages(const ModelFacts &model,
-                                                   int64_t pp);
 
 /// Per-device lower bound of the peak memory of any program that runs the
 /// configuration the way dist-parallelize builds it, under the simulator's

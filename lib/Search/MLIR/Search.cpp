@@ -12,9 +12,9 @@
 #include "distir/Search/Search.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
-#include "distir/Dialect/Dist/Transforms/Sharding.h"
 #include "distir/InitAll.h"
 #include "distir/Search/Compose.h"
+#include "distir/Dialect/Dist/Transforms/Pipeline.h"
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
 
@@ -219,33 +219,17 @@ std::string renderCommandLine(llvm::ArrayRef<PassStep> steps) {
   return text;
 }
 
-/// The dist-opt passes that parallelize the training step for `config`, or
-/// nothing when dist-opt cannot express it yet (see Compose.h).
-std::optional<std::vector<PassStep>>
-getParallelizeSteps(const Configuration &config) {
-  if (config.pp != 1 || config.microbatches != 1)
-    return std::nullopt;
-  if (config.dp > 1 && config.tp > 1)
-    return std::nullopt;
-  if (config.dp > 1)
-    return std::vector<PassStep>{
-        {"dist-data-parallel", "dp=" + std::to_string(config.dp)}};
-  if (config.tp > 1)
-    return std::vector<PassStep>{
-        {"dist-tensor-parallel", "tp=" + std::to_string(config.tp)}};
-  return std::vector<PassStep>{};
-}
-
-/// dist-parallelize's options for `config` (docs/parallelize.md): the
-/// pp x dp x tp mesh, pp outermost, as Space.h lays configurations out.
-std::string getParallelizeOptions(const Configuration &config) {
-  std::string options = "mesh=pp:" + std::to_string(config.pp) +
-                        ",dp:" + std::to_string(config.dp) +
-                        ",tp:" + std::to_string(config.tp) +
+/// The dist-opt pass that parallelizes the training step for `config`, as
+/// dist-parallelize spells it (docs/parallelize.md: a pp x dp x tp mesh, tp
+/// innermost, the layout Space.h describes).
+PassStep getParallelizeStep(const Configuration &config) {
+  std::string options = "dp=" + std::to_string(config.dp) +
+                        " tp=" + std::to_string(config.tp) +
+                        " pp=" + std::to_string(config.pp) +
                         " microbatches=" + std::to_string(config.microbatches);
   if (config.hasSchedule())
     options += " schedule=" + std::string(scheduleName(config.schedule));
-  return options;
+  return {"dist-parallelize", options};
 }
 
 /// Collects the first error of the context as one line without location
@@ -325,16 +309,17 @@ public:
   FailureOr<ModuleOp> getTrainingStep(int64_t batch, std::string &error);
   /// Facts of the model read off the training step of `batch`.
   FailureOr<ModelFacts> extractFacts(int64_t batch, std::string &error);
-  /// Builds `config` with the dist-opt passes and simulates it in full.
-  FailureOr<Evaluation> evaluateExact(const Configuration &config,
-                                      llvm::ArrayRef<PassStep> steps,
-                                      std::string &error);
-  /// The data-parallel x tensor-parallel training step of one microbatch
-  /// (dp * microbatch size samples), lowered: the representative every
-  /// configuration with these (dp, tp, microbatch size) is composed from.
-  FailureOr<std::shared_ptr<const StageTemplate>>
-  buildTemplate(int64_t dp, int64_t tp, int64_t microbatchSize,
-                std::string &error);
+  /// dist-parallelize's program of dp x tp x pp devices, microbatches of
+  /// `microbatchSize` samples per replica, `numMicrobatches` of them (with
+  /// `schedule`), lowered: a whole configuration or the template composition
+  /// stretches (Compose.h).
+  FailureOr<std::shared_ptr<const PipelineTemplate>>
+  buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
+                int64_t numMicrobatches, Schedule schedule, std::string &error);
+  /// dist-pipeline's stage of each layer for `pp` stages of the training
+  /// step of `batch` samples (-1 for layer indices no op has).
+  FailureOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
+                                              std::string &error);
 
   const cost::CostModel &getCostModel() const { return costModel; }
 
@@ -541,7 +526,6 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
     llvm::StringRef phase = phaseOf(op);
     double flops = op.getFlops();
     if (phase == "forward") {
-      facts.layers[layerOf(op)].forwardFlopsPerSample += flops / samples;
       for (Value result : op->getResults())
         if (llvm::any_of(result.getUsers(), [&](Operation *user) {
               return phaseOf(user) == "backward";
@@ -572,66 +556,61 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
   return facts;
 }
 
-FailureOr<Evaluation> Worker::evaluateExact(const Configuration &config,
-                                            llvm::ArrayRef<PassStep> steps,
-                                            std::string &error) {
+FailureOr<std::shared_ptr<const PipelineTemplate>>
+Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
+                      int64_t microbatchSize, int64_t numMicrobatches,
+                      Schedule schedule, std::string &error) {
+  Configuration config;
+  config.devices = dp * tp * pp;
+  config.globalBatch = dp * microbatchSize * numMicrobatches;
+  config.dp = dp;
+  config.tp = tp;
+  config.pp = pp;
+  config.microbatches = numMicrobatches;
+  config.schedule = schedule;
   FailureOr<ModuleOp> step = getTrainingStep(config.globalBatch, error);
   if (failed(step))
     return failure();
   OwningOpRef<ModuleOp> module = step->clone();
-  if (failed(runPasses(*module, steps, error)))
+  if (failed(runPasses(*module, {getParallelizeStep(config)}, error)))
     return failure();
-  func::FuncOp func = getBodyFunction(*module);
-  sim::Program program;
-  if (failed(sim::lowerToProgram(func, costModel, program))) {
-    error = errors.take();
-    return failure();
-  }
-  sim::SimOptions simOptions;
-  simOptions.topOps = 0;
-  std::optional<sim::SimResult> result =
-      sim::simulate(program, simOptions, error);
-  if (!result)
-    return failure();
-  Evaluation evaluation;
-  evaluation.config = config;
-  evaluation.method = Method::Exact;
-  evaluation.stepTimeS = result->stepTimeS;
-  evaluation.peakMemoryBytes = result->peakMemoryBytes;
-  evaluation.numTasks = program.numTasks();
-  return evaluation;
-}
-
-FailureOr<std::shared_ptr<const StageTemplate>>
-Worker::buildTemplate(int64_t dp, int64_t tp, int64_t microbatchSize,
-                      std::string &error) {
-  FailureOr<ModuleOp> step = getTrainingStep(dp * microbatchSize, error);
-  if (failed(step))
-    return failure();
-  OwningOpRef<ModuleOp> module = step->clone();
-  func::FuncOp func = getBodyFunction(*module);
-  if (dp > 1 || tp > 1) {
-    // What dist-data-parallel and dist-tensor-parallel do, on one mesh with
-    // both axes (dp major, as in the pp x dp x tp mesh of a configuration).
-    FailureOr<dist::MeshOp> mesh =
-        dist::getOrCreateMesh(*module, "world", {{"dp", dp}, {"tp", tp}});
-    if (failed(mesh) ||
-        (dp > 1 && failed(dist::annotateDataParallel(func, *mesh, "dp"))) ||
-        (tp > 1 && failed(dist::annotateMegatron(func, *mesh, "tp"))) ||
-        failed(dist::propagateShardings(func)) ||
-        failed(dist::partitionFunction(func))) {
-      error = errors.take();
-      return failure();
-    }
-  }
-  std::optional<std::shared_ptr<const StageTemplate>> stage =
-      extractStageTemplate(func, costModel, error);
+  std::optional<std::shared_ptr<const PipelineTemplate>> stage =
+      extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
+                              numMicrobatches, error);
   if (!stage) {
     if (error.empty())
       error = errors.take();
     return failure();
   }
   return *stage;
+}
+
+FailureOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
+                                                    std::string &error) {
+  FailureOr<ModuleOp> step = getTrainingStep(batch, error);
+  if (failed(step))
+    return failure();
+  OwningOpRef<ModuleOp> module = step->clone();
+  func::FuncOp func = getBodyFunction(*module);
+  if (failed(dist::assignPipelineStages(func, pp))) {
+    error = errors.take();
+    return failure();
+  }
+  std::vector<int64_t> stageOfLayer;
+  func.walk([&](Operation *op) {
+    auto layer = op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName);
+    std::optional<int64_t> stage = dist::getPipelineStage(op);
+    if (!layer || !stage || layer.getInt() < 0)
+      return;
+    if (int64_t(stageOfLayer.size()) <= layer.getInt())
+      stageOfLayer.resize(layer.getInt() + 1, -1);
+    // Constants are copied to every stage that uses them: the first op of
+    // a layer tells its stage.
+    int64_t &entry = stageOfLayer[layer.getInt()];
+    if (entry < 0)
+      entry = *stage;
+  });
+  return stageOfLayer;
 }
 
 } // namespace
@@ -694,23 +673,11 @@ struct Scenario {
   std::vector<std::string> failures;
 };
 
-using TemplateKey = std::tuple<size_t, int64_t, int64_t, int64_t>;
-
-TemplateKey getTemplateKey(size_t model, const Configuration &c) {
-  return {model, c.dp, c.tp, c.getMicrobatchSize()};
-}
-
 /// dist-opt's view of `config`: autodiff, then the parallelization.
 std::vector<PassStep> getCommandSteps(const Configuration &config,
                                       const SearchOptions &options) {
-  std::vector<PassStep> steps = {
-      {"dist-autodiff", "optimizer=" + options.optimizer}};
-  if (std::optional<std::vector<PassStep>> parallelize =
-          getParallelizeSteps(config))
-    steps.insert(steps.end(), parallelize->begin(), parallelize->end());
-  else
-    steps.push_back({"dist-parallelize", getParallelizeOptions(config)});
-  return steps;
+  return {{"dist-autodiff", "optimizer=" + options.optimizer},
+          getParallelizeStep(config)};
 }
 
 std::string getCommand(const ModelSource &source, const Configuration &config,
@@ -723,6 +690,11 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
          " | dist-sim --cluster " + options.clusterSpec +
          " --samples-per-step " + std::to_string(config.globalBatch);
 }
+
+/// A template: model, dp, tp, pp, microbatch size, microbatches, and the
+/// schedule when the template is the whole program of two microbatches.
+using TemplateKey =
+    std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int>;
 
 } // namespace
 
@@ -820,68 +792,99 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     }
   }
 
-  // 2. Exact builds and stage templates (shared by every device count).
-  struct BuildJob {
-    size_t scenario = 0, config = 0; // exact builds
-    std::optional<TemplateKey> key;  // templates
-  };
-  std::vector<BuildJob> builds;
-  std::map<TemplateKey, size_t> templateIndex;
-  for (size_t s = 0; s < scenarios.size(); ++s)
-    for (size_t i = 0; i < scenarios[s].survivors.size(); ++i) {
-      const Configuration &c = scenarios[s].survivors[i];
-      if (!options.composeAll && getParallelizeSteps(c)) {
-        builds.push_back({s, i, std::nullopt});
-        continue;
-      }
-      TemplateKey key = getTemplateKey(scenarios[s].model, c);
-      if (templateIndex.try_emplace(key, builds.size()).second)
-        builds.push_back({0, 0, key});
-    }
-  std::vector<std::shared_ptr<const StageTemplate>> templates(builds.size());
-  std::vector<std::string> templateErrors(builds.size());
+  // 2. Templates and stage cuts, built on the threads as they are needed;
+  // each once (templates are shared by every device count).
+  std::map<TemplateKey, std::shared_ptr<const PipelineTemplate>> templates;
+  std::map<TemplateKey, std::string> templateErrors;
+  std::map<std::tuple<size_t, int64_t, int64_t>, std::vector<int64_t>> cuts;
+  std::map<std::tuple<size_t, int64_t, int64_t>, std::string> cutErrors;
   std::function<void(size_t)> progress;
   int64_t progressDone = 0, progressTotal = 0;
   if (options.progress)
     progress = [&](size_t done) {
       options.progress(progressDone + int64_t(done), progressTotal);
     };
-  progressTotal = int64_t(builds.size());
-  runParallel(
-      builds.size(), threads,
-      [&](unsigned thread, size_t index) {
-        const BuildJob &job = builds[index];
-        std::string why;
-        if (!job.key) {
-          Scenario &scenario = scenarios[job.scenario];
-          const Configuration &config = scenario.survivors[job.config];
-          Worker &worker = getWorker(thread, scenario.model);
-          FailureOr<Evaluation> evaluation = worker.evaluateExact(
-              config, *getParallelizeSteps(config), why);
-          if (failed(evaluation))
-            scenario.failures[job.config] = why.empty() ? "unknown error" : why;
-          else
-            scenario.evaluations[job.config] = *evaluation;
-          return;
-        }
-        auto [model, dp, tp, microbatchSize] = *job.key;
-        Worker &worker = getWorker(thread, model);
-        FailureOr<std::shared_ptr<const StageTemplate>> stage =
-            worker.buildTemplate(dp, tp, microbatchSize, why);
-        if (failed(stage))
-          templateErrors[index] = why.empty() ? "unknown error" : why;
-        else
-          templates[index] = *stage;
-      },
-      progress);
-  progressDone = progressTotal;
+  auto buildTemplates = [&](std::vector<TemplateKey> keys) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    llvm::erase_if(keys, [&](const TemplateKey &key) {
+      return templates.count(key) || templateErrors.count(key);
+    });
+    std::vector<std::shared_ptr<const PipelineTemplate>> built(keys.size());
+    std::vector<std::string> errors(keys.size());
+    runParallel(
+        keys.size(), threads,
+        [&](unsigned thread, size_t i) {
+          auto [model, dp, tp, pp, size, count, schedule] = keys[i];
+          FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
+              getWorker(thread, model).buildTemplate(
+                  dp, tp, pp, size, count, Schedule(schedule), errors[i]);
+          if (succeeded(stage))
+            built[i] = *stage;
+          else if (errors[i].empty())
+            errors[i] = "unknown error";
+        },
+        nullptr);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (built[i])
+        templates[keys[i]] = built[i];
+      else
+        templateErrors[keys[i]] = errors[i];
+    }
+  };
+  // The template a configuration is composed from: two microbatches (or
+  // its one), or the whole program.
+  auto templateOf = [&](size_t model, const Configuration &c, bool whole) {
+    int64_t count = whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
+    int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
+    return TemplateKey{model, c.dp, c.tp, c.pp, c.getMicrobatchSize(), count,
+                       schedule};
+  };
+  auto replicaOf = [&](size_t model, const Configuration &c) {
+    return TemplateKey{model, c.dp, c.tp, 1, c.getMicrobatchSize(), 1, 0};
+  };
 
-  // 3. Compositions, best bound first, in rounds: after each round the
+  // The replicas (one stage, one microbatch) give every bound, and the
+  // stage cuts at the global batch say where the layers go.
+  std::vector<TemplateKey> replicaKeys;
+  std::vector<std::tuple<size_t, int64_t, int64_t>> cutKeys;
+  for (const Scenario &scenario : scenarios)
+    for (const Configuration &c : scenario.survivors) {
+      replicaKeys.push_back(replicaOf(scenario.model, c));
+      cutKeys.push_back({scenario.model, c.globalBatch, c.pp});
+    }
+  std::sort(cutKeys.begin(), cutKeys.end());
+  cutKeys.erase(std::unique(cutKeys.begin(), cutKeys.end()), cutKeys.end());
+  {
+    std::vector<std::vector<int64_t>> built(cutKeys.size());
+    std::vector<std::string> errors(cutKeys.size());
+    runParallel(
+        cutKeys.size(), threads,
+        [&](unsigned thread, size_t i) {
+          auto [model, batch, pp] = cutKeys[i];
+          FailureOr<std::vector<int64_t>> cut =
+              getWorker(thread, model).getStageCut(batch, pp, errors[i]);
+          if (succeeded(cut))
+            built[i] = std::move(*cut);
+          else if (errors[i].empty())
+            errors[i] = "unknown error";
+        },
+        nullptr);
+    for (size_t i = 0; i < cutKeys.size(); ++i) {
+      if (errors[i].empty())
+        cuts[cutKeys[i]] = std::move(built[i]);
+      else
+        cutErrors[cutKeys[i]] = errors[i];
+    }
+  }
+  buildTemplates(replicaKeys);
+
+  // 3. Evaluation, best bound first, in rounds: after each round, the
   // configurations whose throughput bound cannot reach the `top`-th best
-  // that fits are skipped. Rounds are fixed by the sorted list, not by the
+  // that fits are skipped. Rounds are fixed by the sorted lists, not by the
   // threads, so the outcome is the same for any thread count.
   struct Candidate {
-    size_t scenario, config, stage;
+    size_t scenario, config;
     double throughputBound;
   };
   std::vector<std::vector<Candidate>> pending(scenarios.size());
@@ -889,16 +892,19 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     Scenario &scenario = scenarios[s];
     for (size_t i = 0; i < scenario.survivors.size(); ++i) {
       const Configuration &c = scenario.survivors[i];
-      if (!options.composeAll && getParallelizeSteps(c))
-        continue;
-      size_t stage = templateIndex.at(getTemplateKey(scenario.model, c));
-      if (!templates[stage]) {
-        scenario.failures[i] = templateErrors[stage];
+      auto cutKey = std::make_tuple(scenario.model, c.globalBatch, c.pp);
+      if (auto it = cutErrors.find(cutKey); it != cutErrors.end()) {
+        scenario.failures[i] = it->second;
         continue;
       }
-      double bound = getStepTimeLowerBound(*templates[stage],
-                                           facts[scenario.model], c);
-      pending[s].push_back({s, i, stage,
+      TemplateKey replica = replicaOf(scenario.model, c);
+      if (auto it = templateErrors.find(replica); it != templateErrors.end()) {
+        scenario.failures[i] = it->second;
+        continue;
+      }
+      double bound =
+          getStepTimeLowerBound(*templates.at(replica), cuts.at(cutKey), c);
+      pending[s].push_back({s, i,
                             bound > 0 ? double(c.globalBatch) / bound
                                       : std::numeric_limits<double>::infinity()});
     }
@@ -909,9 +915,8 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
                        return scenario.survivors[a.config] <
                               scenario.survivors[b.config];
                      });
+    progressTotal += int64_t(pending[s].size());
   }
-  for (const auto &list : pending)
-    progressTotal += int64_t(list.size());
   const size_t roundSize = std::max<size_t>(16, 2 * options.top);
   std::vector<size_t> cursor(scenarios.size(), 0);
   while (true) {
@@ -946,20 +951,53 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     }
     if (round.empty())
       break;
+    // Templates, then whole programs where the template's cut (at its
+    // smaller batch) is not the global batch's: composing would move layers.
+    std::vector<bool> whole(round.size(), options.buildAll);
+    auto keysOf = [&] {
+      std::vector<TemplateKey> keys;
+      for (size_t r = 0; r < round.size(); ++r) {
+        const Scenario &scenario = scenarios[round[r].scenario];
+        keys.push_back(templateOf(scenario.model,
+                                  scenario.survivors[round[r].config], whole[r]));
+      }
+      return keys;
+    };
+    buildTemplates(keysOf());
+    for (size_t r = 0; r < round.size(); ++r) {
+      const Scenario &scenario = scenarios[round[r].scenario];
+      const Configuration &c = scenario.survivors[round[r].config];
+      auto it = templates.find(templateOf(scenario.model, c, whole[r]));
+      if (it == templates.end() || whole[r])
+        continue;
+      const std::vector<int64_t> &cut =
+          cuts.at({scenario.model, c.globalBatch, c.pp});
+      for (size_t layer = 0; layer < cut.size(); ++layer)
+        if (layer < it->second->stageOfLayer.size() &&
+            it->second->stageOfLayer[layer] >= 0 && cut[layer] >= 0 &&
+            it->second->stageOfLayer[layer] != cut[layer])
+          whole[r] = true;
+    }
+    buildTemplates(keysOf());
     runParallel(
         round.size(), threads,
-        [&](unsigned thread, size_t index) {
-          const Candidate &candidate = round[index];
-          Scenario &scenario = scenarios[candidate.scenario];
+        [&](unsigned, size_t r) {
+          Scenario &scenario = scenarios[round[r].scenario];
+          size_t index = round[r].config;
+          const Configuration &c = scenario.survivors[index];
+          TemplateKey key = templateOf(scenario.model, c, whole[r]);
+          auto it = templates.find(key);
+          if (it == templates.end()) {
+            scenario.failures[index] = templateErrors.at(key);
+            return;
+          }
           std::string why;
-          std::optional<Evaluation> evaluation = evaluateComposed(
-              *templates[candidate.stage], facts[scenario.model],
-              scenario.survivors[candidate.config],
-              costModel, why);
+          std::optional<Evaluation> evaluation =
+              evaluateComposed(*it->second, c, costModel, why);
           if (!evaluation)
-            scenario.failures[candidate.config] = why;
+            scenario.failures[index] = why;
           else
-            scenario.evaluations[candidate.config] = std::move(*evaluation);
+            scenario.evaluations[index] = std::move(*evaluation);
         },
         progress);
     progressDone += int64_t(round.size());
