@@ -1508,7 +1508,8 @@ struct PipelinePass
       return signalPassFailure();
     }
     if (pp < 1) {
-      mlir::emitError(module.getLoc()) << "pp must be at least 1, got " << pp;
+      mlir::emitError(module.getLoc())
+          << "pp must be at least 1, got " << pp.getValue();
       return signalPassFailure();
     }
     PipelineOptions options;
