@@ -770,6 +770,11 @@ LogicalResult convertSlice(NodeImporter &n) {
     limit[axis] = end;
     stride[axis] = step;
   }
+  for (int64_t d = 0; d < rank; ++d)
+    if (ShapedType::isDynamic(limit[d]))
+      return n.error("dimension " + Twine(d) +
+                     " is unknown; slicing needs static dimensions, give the "
+                     "input shape with --input-shape");
   ASSIGN_OR_RETURN(result, n.create<dist::SliceOp>(
                                input, i64ArrayAttr(n, begin),
                                i64ArrayAttr(n, limit), i64ArrayAttr(n, stride)));
