@@ -31,35 +31,36 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+static cl::OptionCategory simCategory("dist-sim options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(simCategory), cl::desc("<input.mlir>"),
                                       cl::init("-"));
 static cl::opt<std::string>
     clusterSpec("cluster", cl::Required,
-                cl::desc("Cluster: dgx-a100[:nodes=N], dgx-h100[:nodes=N] or "
+                cl::cat(simCategory), cl::desc("Cluster: dgx-a100[:nodes=N], dgx-h100[:nodes=N] or "
                          "a JSON cluster file"));
 static cl::opt<std::string> reportFile("report",
-                                       cl::desc("Write the JSON report here"));
+                                       cl::cat(simCategory), cl::desc("Write the JSON report here"));
 static cl::opt<std::string>
-    traceFile("trace", cl::desc("Write a Chrome-trace/Perfetto JSON here"));
+    traceFile("trace", cl::cat(simCategory), cl::desc("Write a Chrome-trace/Perfetto JSON here"));
 static cl::opt<std::string>
-    profileFile("profile", cl::desc("Measured op times (JSON) overriding the "
+    profileFile("profile", cl::cat(simCategory), cl::desc("Measured op times (JSON) overriding the "
                                     "cost formulas"));
 static cl::opt<bool> noOverlap(
     "no-overlap",
-    cl::desc("Run communication on the compute stream (no overlap)"));
+    cl::cat(simCategory), cl::desc("Run communication on the compute stream (no overlap)"));
 static cl::opt<std::string> entry("entry",
-                                  cl::desc("Function to simulate (default: "
+                                  cl::cat(simCategory), cl::desc("Function to simulate (default: "
                                            "main, or the only function)"));
 static cl::opt<unsigned> topOps("top", cl::init(10),
-                                cl::desc("Number of op kinds in the summary"));
+                                cl::cat(simCategory), cl::desc("Number of op kinds in the summary"));
 static cl::opt<double> samplesPerStep(
     "samples-per-step", cl::init(0),
-    cl::desc("Samples per step, for the throughput line"));
+    cl::cat(simCategory), cl::desc("Samples per step, for the throughput line"));
 static cl::opt<bool> timing("timing",
-                            cl::desc("Print lowering and simulation times"));
+                            cl::cat(simCategory), cl::desc("Print lowering and simulation times"));
 static cl::opt<unsigned>
     repeat("repeat", cl::init(1),
-           cl::desc("Simulate this many times (benchmarking; with --timing "
+           cl::cat(simCategory), cl::desc("Simulate this many times (benchmarking; with --timing "
                     "the mean simulation time is printed)"));
 
 static int fail(const std::string &message) {
@@ -80,6 +81,7 @@ static bool writeFile(const std::string &path, Writer write) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(simCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "distir cluster simulator: one training step of "
                               "a placed program\n");
