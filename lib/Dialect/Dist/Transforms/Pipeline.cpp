@@ -662,6 +662,10 @@ LogicalResult PipelineSplitter::checkInput() {
     if (!stage || *stage < 0 || *stage >= numStages)
       return opError(&op) << "has no pipeline stage in [0, " << numStages
                           << ") (dist.stage)";
+    // The layouts propagation left on the ops describe the unsplit values;
+    // the placed types and groups say everything about the split ones.
+    op.removeAttr(DistDialect::kShardingAttrName);
+    op.removeAttr("dist.shardings");
     indexOf[&op] = ops.size();
     ops.push_back(&op);
     stageOf.push_back(*stage);
