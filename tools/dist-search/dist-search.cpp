@@ -107,6 +107,9 @@ static cl::opt<bool> buildAll(
     cl::desc("Build every configuration in full with dist-parallelize "
              "instead of composing it from its two-microbatch build (slow)"),
     cl::cat(searchCategory));
+static cl::opt<bool> timing("timing",
+                            cl::desc("Print where the time goes on stderr"),
+                            cl::cat(searchCategory));
 static cl::opt<cl::boolOrDefault>
     progressBar("progress",
                 cl::desc("Show a progress bar (default: when stderr is a "
@@ -189,6 +192,7 @@ int main(int argc, char **argv) {
   options.top = top;
   options.pruneByTime = !simulateAll;
   options.buildAll = buildAll;
+  options.timing = timing;
   if (threads < 0)
     return fail("--threads must be a non-negative integer, got " +
                 Twine(int(threads)));

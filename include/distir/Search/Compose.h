@@ -97,20 +97,27 @@ struct PipelineTemplate {
   std::vector<TemplateResident> residents;
   int64_t numStages = 1;
   int64_t numMicrobatches = 1;
+  /// Samples per replica and microbatch.
+  int64_t microbatchSize = 1;
   /// The stage of each `dist.layer` (-1: no op of the layer seen).
   std::vector<int64_t> stageOfLayer;
   /// Per layer, the time one microbatch keeps each stream of its devices
   /// busy, and what runs once per step (for the step-time bound).
   std::vector<double> unitCompute, unitCollective, stepCompute, stepCollective;
+  /// Per layer and device, for the memory bound: parameters, parameters and
+  /// optimizer state, forward results the backward reads (one microbatch),
+  /// and data (one microbatch), each attributed to its first user's layer.
+  std::vector<int64_t> parameterBytes, persistentBytes, stashBytes, dataBytes;
 };
 
 /// Reads the template off `func`, a training step dist-parallelize built
-/// with `numStages` stages and `numMicrobatches` microbatches (1 or 2).
+/// with `numStages` stages and `numMicrobatches` microbatches of
+/// `microbatchSize` samples per replica.
 /// Fails with a one-line `error` (empty when a diagnostic was emitted).
 std::optional<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(mlir::func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
-                        std::string &error);
+                        int64_t microbatchSize, std::string &error);
 
 /// Composes the program of `microbatches` microbatches ordered by `schedule`
 /// (`model`: the cost model the template was lowered with, for the slices).
@@ -126,16 +133,34 @@ std::optional<Evaluation> evaluateComposed(const PipelineTemplate &stage,
                                            std::string &error);
 
 /// A lower bound of the step time of `config` from the single-stage,
-/// single-microbatch template of its (dp, tp, microbatch size): for each
-/// stage of the cut `stageOfLayer`, microbatches x its layers' per-microbatch
-/// busy time plus their once-per-step time, on the compute and on the
-/// collective stream; the largest. A stream runs one task at a time and the
-/// pipelined program runs at least these tasks (its devices are the
-/// template's shifted by whole stages: no group straddles fewer nodes), so
-/// no schedule beats the bound.
+/// single-microbatch template of its (dp, tp) with at least its microbatch
+/// size (the replica's whole batch): for each stage of the cut
+/// `stageOfLayer`, microbatches x its layers' per-microbatch busy time plus
+/// their once-per-step time, on the compute and on the collective stream;
+/// the largest. A stream runs one task at a time and the pipelined program
+/// runs at least these tasks (on devices shifted by whole stages: no group
+/// straddles fewer nodes). Per-microbatch times are scaled down by
+/// microbatch size / template microbatch size: every duration of the cost
+/// model is an increasing affine function of the size with a non-negative
+/// intercept (launch, ramp, latency), so f(x / k) >= f(x) / k.
 double getStepTimeLowerBound(const PipelineTemplate &replica,
                              llvm::ArrayRef<int64_t> stageOfLayer,
                              const Configuration &config);
+
+/// A per-device lower bound of the peak memory of `config` from the same
+/// template, for the cut `stageOfLayer`: for each stage, its parameters,
+/// optimizer state and data (all microbatches) are resident, plus the
+/// largest of
+///   - the updated parameters and state (function results, live at the end),
+///   - the stashes of the microbatches in flight after the warm-up,
+///   - the gradient sums after the first backward plus the stashes of the
+///     microbatches still in flight.
+/// Stashes and data scale with the microbatch size (rounded down). Exact
+/// local sizes (tensor-parallel splits as the transforms make them): much
+/// tighter than estimateMemoryLowerBound.
+int64_t getMemoryLowerBound(const PipelineTemplate &replica,
+                            llvm::ArrayRef<int64_t> stageOfLayer,
+                            const Configuration &config);
 
 } // namespace search
 } // namespace distir

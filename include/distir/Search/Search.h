@@ -82,6 +82,8 @@ struct SearchOptions {
   /// composing it from its two-microbatch template (slow: time grows with
   /// layers x microbatches); the reference the composition is tested on.
   bool buildAll = false;
+  /// Print where the time goes (phases, builds, simulations) on stderr.
+  bool timing = false;
   /// Called from the calling thread with (done, total) as work completes.
   std::function<void(int64_t, int64_t)> progress;
 };

@@ -44,10 +44,11 @@ bool isMicrobatchScale(Value value) {
 std::optional<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
-                        std::string &error) {
+                        int64_t microbatchSize, std::string &error) {
   auto stage = std::make_shared<PipelineTemplate>();
   stage->numStages = numStages;
   stage->numMicrobatches = numMicrobatches;
+  stage->microbatchSize = microbatchSize;
   FailureOr<sim::LoweringResult> lowered =
       sim::lowerToProgram(func, model, stage->program);
   if (failed(lowered))
@@ -189,6 +190,24 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
       stage->stepCollective[layer] += t.task.durationS;
   }
 
+  // Memory by layer: what the backward reads of the forward, and the
+  // arguments by the layer of their first user.
+  for (auto *v : {&stage->parameterBytes, &stage->persistentBytes,
+                  &stage->stashBytes, &stage->dataBytes})
+    v->assign(numLayers, 0);
+  std::vector<bool> readByBackward(n, false);
+  for (sim::TaskId id = 0; id < n; ++id)
+    if (stage->tasks[id].role == TaskRole::Unit &&
+        stage->tasks[id].kind == UnitKind::Backward)
+      for (uint32_t dep : stage->tasks[id].deps)
+        readByBackward[dep] = true;
+  for (sim::TaskId id = 0; id < n; ++id) {
+    const TemplateTask &t = stage->tasks[id];
+    if (t.role == TaskRole::Unit && t.kind == UnitKind::Forward &&
+        t.microbatch == 0 && readByBackward[id] && layerOf[id] >= 0)
+      stage->stashBytes[layerOf[id]] += t.task.resultBytes;
+  }
+
   const auto &residents = program.getResidents();
   for (BlockArgument arg : func.getArguments()) {
     TemplateResident resident;
@@ -197,6 +216,21 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
         func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
     resident.isData = role && role.getValue() == "data";
     stage->residents.push_back(resident);
+    Operation *first = nullptr;
+    for (Operation *user : arg.getUsers())
+      if (!first || user->isBeforeInBlock(first))
+        first = user;
+    std::optional<int64_t> layer =
+        first ? getIntAttr(first, dist::DistDialect::kLayerAttrName)
+              : std::nullopt;
+    if (!layer || *layer < 0 || *layer >= numLayers || !role)
+      continue;
+    if (resident.isData)
+      stage->dataBytes[*layer] += resident.bytes / numMicrobatches;
+    if (role.getValue() == "parameter")
+      stage->parameterBytes[*layer] += resident.bytes;
+    if (role.getValue() == "parameter" || role.getValue() == "optimizer_state")
+      stage->persistentBytes[*layer] += resident.bytes;
   }
   return std::shared_ptr<const PipelineTemplate>(std::move(stage));
 }
@@ -574,7 +608,9 @@ double getStepTimeLowerBound(const PipelineTemplate &replica,
                              llvm::ArrayRef<int64_t> stageOfLayer,
                              const Configuration &config) {
   std::vector<double> compute(config.pp, 0), collective(config.pp, 0);
-  const double m = double(config.microbatches);
+  const double m = double(config.microbatches) *
+                   double(config.getMicrobatchSize()) /
+                   double(replica.microbatchSize);
   for (size_t layer = 0; layer < replica.unitCompute.size(); ++layer) {
     if (layer >= stageOfLayer.size() || stageOfLayer[layer] < 0 ||
         stageOfLayer[layer] >= config.pp)
@@ -587,6 +623,40 @@ double getStepTimeLowerBound(const PipelineTemplate &replica,
   double bound = 0;
   for (int64_t s = 0; s < config.pp; ++s)
     bound = std::max({bound, compute[s], collective[s]});
+  return bound;
+}
+
+int64_t getMemoryLowerBound(const PipelineTemplate &replica,
+                            llvm::ArrayRef<int64_t> stageOfLayer,
+                            const Configuration &config) {
+  std::vector<int64_t> parameters(config.pp, 0), persistent(config.pp, 0),
+      stash(config.pp, 0), data(config.pp, 0);
+  for (size_t layer = 0; layer < replica.stashBytes.size(); ++layer) {
+    if (layer >= stageOfLayer.size() || stageOfLayer[layer] < 0 ||
+        stageOfLayer[layer] >= config.pp)
+      continue;
+    int64_t s = stageOfLayer[layer];
+    parameters[s] += replica.parameterBytes[layer];
+    persistent[s] += replica.persistentBytes[layer];
+    stash[s] += replica.stashBytes[layer];
+    data[s] += replica.dataBytes[layer];
+  }
+  // Per microbatch of the configuration: the template's per-sample sizes.
+  auto scale = [&](int64_t bytes) {
+    return int64_t(double(bytes) * double(config.getMicrobatchSize()) /
+                   double(replica.microbatchSize));
+  };
+  int64_t bound = 0;
+  for (int64_t s = 0; s < config.pp; ++s) {
+    int64_t inFlight = getMicrobatchesInFlight(config, s);
+    int64_t microbatchStash = scale(stash[s]);
+    int64_t transient =
+        std::max({persistent[s], inFlight * microbatchStash,
+                  parameters[s] + (inFlight - 1) * microbatchStash});
+    bound = std::max(bound, persistent[s] +
+                                scale(data[s]) * config.microbatches +
+                                transient);
+  }
   return bound;
 }
 

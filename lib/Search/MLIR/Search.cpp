@@ -25,6 +25,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -576,7 +577,7 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
     return failure();
   std::optional<std::shared_ptr<const PipelineTemplate>> stage =
       extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
-                              numMicrobatches, error);
+                              numMicrobatches, microbatchSize, error);
   if (!stage) {
     if (error.empty())
       error = errors.take();
@@ -660,6 +661,13 @@ void runParallel(size_t count, unsigned threads,
     thread.join();
   if (progress)
     progress(count);
+}
+
+/// Seconds since `start`.
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
 }
 
 /// One device count of one model, while it is searched.
@@ -792,6 +800,15 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     }
   }
 
+  auto phaseStart = started;
+  auto report = [&](const std::string &what) {
+    if (options.timing)
+      llvm::errs() << "dist-search: " << what << ": "
+                   << llvm::format("%.3f", secondsSince(phaseStart)) << " s\n";
+    phaseStart = std::chrono::steady_clock::now();
+  };
+  report("facts and enumeration");
+
   // 2. Templates and stage cuts, built on the threads as they are needed;
   // each once (templates are shared by every device count).
   std::map<TemplateKey, std::shared_ptr<const PipelineTemplate>> templates;
@@ -840,8 +857,11 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     return TemplateKey{model, c.dp, c.tp, c.pp, c.getMicrobatchSize(), count,
                        schedule};
   };
+  // One single-stage, single-microbatch build per (dp, tp, global batch)
+  // bounds every microbatch count (Compose.h): it is also the whole program
+  // of the configuration without pipeline and microbatches.
   auto replicaOf = [&](size_t model, const Configuration &c) {
-    return TemplateKey{model, c.dp, c.tp, 1, c.getMicrobatchSize(), 1, 0};
+    return TemplateKey{model, c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0};
   };
 
   // The replicas (one stage, one microbatch) give every bound, and the
@@ -877,7 +897,15 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
         cutErrors[cutKeys[i]] = errors[i];
     }
   }
+  report("stage cuts (" + std::to_string(cutKeys.size()) + ")");
+  size_t templatesBefore = templates.size() + templateErrors.size();
   buildTemplates(replicaKeys);
+  report("single-stage templates (" +
+         std::to_string(templates.size() + templateErrors.size() -
+                        templatesBefore) +
+         ")");
+  double templateSeconds = 0, evaluateSeconds = 0;
+  size_t pipelineTemplates = 0, evaluated = 0;
 
   // 3. Evaluation, best bound first, in rounds: after each round, the
   // configurations whose throughput bound cannot reach the `top`-th best
@@ -900,6 +928,14 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       TemplateKey replica = replicaOf(scenario.model, c);
       if (auto it = templateErrors.find(replica); it != templateErrors.end()) {
         scenario.failures[i] = it->second;
+        continue;
+      }
+      // With the exact local sizes the memory bound is much tighter.
+      int64_t memoryBound =
+          getMemoryLowerBound(*templates.at(replica), cuts.at(cutKey), c);
+      scenario.bounds[i] = std::max(scenario.bounds[i], memoryBound);
+      if (memoryBound > capacity) {
+        ++scenario.report.prunedByMemory;
         continue;
       }
       double bound =
@@ -963,6 +999,8 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       }
       return keys;
     };
+    auto roundStart = std::chrono::steady_clock::now();
+    size_t before = templates.size() + templateErrors.size();
     buildTemplates(keysOf());
     for (size_t r = 0; r < round.size(); ++r) {
       const Scenario &scenario = scenarios[round[r].scenario];
@@ -979,6 +1017,10 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
           whole[r] = true;
     }
     buildTemplates(keysOf());
+    pipelineTemplates += templates.size() + templateErrors.size() - before;
+    templateSeconds += secondsSince(roundStart);
+    roundStart = std::chrono::steady_clock::now();
+    evaluated += round.size();
     runParallel(
         round.size(), threads,
         [&](unsigned, size_t r) {
@@ -1001,7 +1043,14 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
         },
         progress);
     progressDone += int64_t(round.size());
+    evaluateSeconds += secondsSince(roundStart);
   }
+  if (options.timing)
+    llvm::errs() << "dist-search: pipeline templates ("
+                 << pipelineTemplates << "): "
+                 << llvm::format("%.3f", templateSeconds)
+                 << " s\ndist-search: composition and simulation (" << evaluated
+                 << "): " << llvm::format("%.3f", evaluateSeconds) << " s\n";
 
   // 4. The reports.
   double wallTimeS = std::chrono::duration<double>(
