@@ -75,6 +75,31 @@ StringRef mlir::dist::stringifyPipelineSchedule(PipelineSchedule schedule) {
   return schedule == PipelineSchedule::GPipe ? "gpipe" : "1f1b";
 }
 
+SmallVector<PipelineStep>
+mlir::dist::getStageSchedule(PipelineSchedule schedule, int64_t numStages,
+                             int64_t stage, int64_t numMicrobatches) {
+  SmallVector<PipelineStep> steps;
+  if (schedule == PipelineSchedule::GPipe) {
+    for (int64_t m = 0; m < numMicrobatches; ++m)
+      steps.push_back({false, m});
+    for (int64_t m = 0; m < numMicrobatches; ++m)
+      steps.push_back({true, m});
+    return steps;
+  }
+  // The later a stage, the sooner its first backward arrives: it warms up
+  // with fewer forwards and keeps fewer microbatches' activations alive.
+  int64_t warmup = std::min(numStages - stage - 1, numMicrobatches);
+  for (int64_t m = 0; m < warmup; ++m)
+    steps.push_back({false, m});
+  for (int64_t m = 0; m + warmup < numMicrobatches; ++m) {
+    steps.push_back({false, m + warmup});
+    steps.push_back({true, m});
+  }
+  for (int64_t m = numMicrobatches - warmup; m < numMicrobatches; ++m)
+    steps.push_back({true, m});
+  return steps;
+}
+
 std::optional<int64_t> mlir::dist::getPipelineStage(Operation *op) {
   if (auto stage = op->getAttrOfType<IntegerAttr>(kStageAttrName))
     return stage.getInt();
@@ -133,6 +158,26 @@ struct Unit {
 /// Operation::emitOpError attaches: one line.
 InFlightDiagnostic opError(Operation *op) {
   return mlir::emitError(op->getLoc()) << "'" << op->getName() << "' op ";
+}
+
+/// "argument 4 ('input')": how errors name an argument.
+std::string describeArgument(func::FuncOp func, unsigned index) {
+  std::string name = "argument " + std::to_string(index);
+  if (auto attr =
+          func.getArgAttrOfType<StringAttr>(index, DistDialect::kNameAttrName))
+    name += " ('" + attr.getValue().str() + "')";
+  return name;
+}
+
+/// What both the stage cut and the microbatch split need of the function.
+LogicalResult checkPipelineFunction(func::FuncOp func, int64_t numStages) {
+  if (numStages < 1)
+    return mlir::emitError(func.getLoc())
+           << "pp must be at least 1, got " << numStages;
+  if (!func.getBody().hasOneBlock())
+    return mlir::emitError(func.getLoc())
+           << "dist-pipeline needs a function with one block";
+  return success();
 }
 
 double getOpCost(Operation *op) {
@@ -286,12 +331,8 @@ private:
 } // namespace
 
 LogicalResult StageAssigner::run() {
-  if (numStages < 1)
-    return mlir::emitError(func.getLoc())
-           << "pp must be at least 1, got " << numStages;
-  if (!func.getBody().hasOneBlock())
-    return mlir::emitError(func.getLoc())
-           << "dist-pipeline needs a function with one block";
+  if (failed(checkPipelineFunction(func, numStages)))
+    return failure();
   Block &body = func.getBody().front();
   for (BlockArgument arg : body.getArguments())
     if (getPlacement(arg.getType()))
@@ -613,15 +654,11 @@ private:
 //===----------------------------------------------------------------------===//
 
 LogicalResult PipelineSplitter::checkInput() {
-  if (numStages < 1)
-    return mlir::emitError(func.getLoc())
-           << "pp must be at least 1, got " << numStages;
+  if (failed(checkPipelineFunction(func, numStages)))
+    return failure();
   if (numMicrobatches < 1)
     return mlir::emitError(func.getLoc())
            << "microbatches must be at least 1, got " << numMicrobatches;
-  if (!func.getBody().hasOneBlock())
-    return mlir::emitError(func.getLoc())
-           << "dist-pipeline needs a function with one block";
   body = &func.getBody().front();
 
   // Data arguments (dist.role = "data") are split on dim 0, their local
@@ -638,10 +675,7 @@ LogicalResult PipelineSplitter::checkInput() {
     isDataArg[arg.getArgNumber()] = true;
     if (numMicrobatches == 1)
       continue;
-    std::string name = "argument " + std::to_string(arg.getArgNumber());
-    if (auto attr = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                       DistDialect::kNameAttrName))
-      name += " ('" + attr.getValue().str() + "')";
+    std::string name = describeArgument(func, arg.getArgNumber());
     if (type.getRank() == 0 || type.isDynamicDim(0))
       return mlir::emitError(func.getLoc())
              << "data " << name << " has no static batch dimension to split";
@@ -1010,29 +1044,14 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
   for (int64_t s = 0; s < numStages; ++s) {
     SmallVector<Unit> &seq = sequences[s];
     bool hasForward = !forwardOps[s].empty(), hasBackward = !backwardOps[s].empty();
-    auto forward = [&](int64_t m) {
-      if (hasForward)
-        seq.push_back({s, UnitKind::Forward, m});
-    };
-    auto backward = [&](int64_t m) {
-      if (hasBackward)
-        seq.push_back({s, UnitKind::Backward, m});
-    };
-    if (options.schedule == PipelineSchedule::GPipe || !hasBackward) {
-      for (int64_t m = 0; m < numMicrobatches; ++m)
-        forward(m);
-      for (int64_t m = 0; m < numMicrobatches; ++m)
-        backward(m);
-    } else {
-      int64_t warmup = std::min(numStages - s - 1, numMicrobatches);
-      for (int64_t m = 0; m < warmup; ++m)
-        forward(m);
-      for (int64_t m = 0; m + warmup < numMicrobatches; ++m) {
-        forward(m + warmup);
-        backward(m);
-      }
-      for (int64_t m = numMicrobatches - warmup; m < numMicrobatches; ++m)
-        backward(m);
+    // Without backward ops 1F1B has nothing to alternate: forwards in order.
+    PipelineSchedule schedule = hasBackward ? options.schedule
+                                            : PipelineSchedule::GPipe;
+    for (const PipelineStep &step :
+         getStageSchedule(schedule, numStages, s, numMicrobatches)) {
+      if (step.backward ? hasBackward : hasForward)
+        seq.push_back({s, step.backward ? UnitKind::Backward : UnitKind::Forward,
+                       step.microbatch});
     }
     if (!epilogueOps[s].empty() || !frontierOfStage[s].empty())
       seq.push_back({s, UnitKind::Epilogue, -1});
@@ -1436,9 +1455,7 @@ LogicalResult mlir::dist::checkBatchSplit(func::FuncOp func,
     auto role = func.getArgAttrOfType<StringAttr>(i, "dist.role");
     if (!role || role.getValue() != "data" || parts == 1)
       continue;
-    std::string name = "argument " + std::to_string(i);
-    if (auto attr = func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName))
-      name += " ('" + attr.getValue().str() + "')";
+    std::string name = describeArgument(func, i);
     auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[i]);
     if (!type || type.getRank() == 0 || type.isDynamicDim(0))
       return mlir::emitError(func.getLoc())

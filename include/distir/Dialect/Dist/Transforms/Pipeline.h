@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -49,6 +50,23 @@ enum class PipelineSchedule {
 
 std::optional<PipelineSchedule> parsePipelineSchedule(llvm::StringRef name);
 llvm::StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
+
+/// One unit of a stage's schedule: the forward or the backward of a
+/// microbatch.
+struct PipelineStep {
+  bool backward;
+  int64_t microbatch;
+};
+
+/// The order in which stage `stage` of `numStages` runs the forward and
+/// backward of `numMicrobatches` microbatches. 1F1B: min(numStages - stage -
+/// 1, numMicrobatches) warm-up forwards, then one forward and one backward,
+/// then the remaining backwards. The one definition of the schedules (the
+/// pass orders the block by it; the search replays it).
+llvm::SmallVector<PipelineStep> getStageSchedule(PipelineSchedule schedule,
+                                                 int64_t numStages,
+                                                 int64_t stage,
+                                                 int64_t numMicrobatches);
 
 struct PipelineOptions {
   int64_t numStages = 1;
