@@ -14,7 +14,9 @@
 #      and --simulate-all (no pruning of any kind);
 #   2. the question a user asks, on the real 80 GB devices: the memory bound
 #      prunes what cannot fit, the time bound skips what cannot be the best.
-# Prints the wall time of each and the best configuration per world size.
+# Prints the wall and CPU time of each (and the load average: the machine is
+# shared, so wall time depends on what else runs) and the best configuration
+# per world size.
 #   bash bench/distir-grid.sh          # from anywhere; THREADS=1 to pin threads
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,29 +33,30 @@ grid=(mlp-small mlp-medium mlp-large --devices 1,2,4 --global-batch "$batches"
 run() { # name cluster extra-args...
   local name=$1 cluster=$2
   shift 2
-  local start end status=0
-  start=$(date +%s.%N)
-  "$search" "${grid[@]}" --cluster "$cluster" "$@" --csv "$work/$name.csv" \
+  local status=0
+  /usr/bin/time -f "%e %U %S" -o "$work/time" \
+    "$search" "${grid[@]}" --cluster "$cluster" "$@" --csv "$work/$name.csv" \
     > "$work/$name.txt" || status=$?
-  end=$(date +%s.%N)
   # Exit status 2: some scenario has no configuration that fits (mlp-large
   # in f32 needs more than 4 x 80 GB); anything else is a failure.
   if [ "$status" -ne 0 ] && [ "$status" -ne 2 ]; then
     cat "$work/$name.txt"; exit "$status"
   fi
-  python3 - "$work/$name.txt" "$start" "$end" "$name" <<'PY'
-import re, sys
+  python3 - "$work/$name.txt" "$work/time" "$name" <<'PY'
+import os, re, sys
 text = open(sys.argv[1]).read()
-wall = float(sys.argv[3]) - float(sys.argv[2])
+wall, user, system = (float(x) for x in open(sys.argv[2]).read().split()[-3:])
 totals = [0] * 5
 for line in re.findall(r"configurations: (.*)", text):
     numbers = [int(n) for n in re.findall(r"(\d+) (?:considered|invalid|pruned by the memory|pruned by the time|simulated)", line)]
     totals = [a + b for a, b in zip(totals, numbers)]
 considered, invalid, memory, time, simulated = totals
-print("%s: %.2f s wall for %d configurations (%d considered, %d invalid, "
-      "%d pruned by memory, %d pruned by time, %d simulated): %.0fx DistIR's 621 s"
-      % (sys.argv[4], wall, considered - invalid, considered, invalid, memory,
-         time, simulated, 621 / wall))
+print("%s: %.2f s wall, %.2f s CPU (load average %.1f) for %d configurations "
+      "(%d considered, %d invalid, %d pruned by memory, %d pruned by time, "
+      "%d simulated): %.0fx faster than DistIR's 621 s"
+      % (sys.argv[3], wall, user + system, os.getloadavg()[0],
+         considered - invalid, considered, invalid, memory, time, simulated,
+         621 / wall))
 PY
   python3 "$root/bench/search/best.py" "$work/$name.csv"
 }

@@ -9,9 +9,15 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 search=${DIST_SEARCH:-$root/build/bin/dist-search}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-start=$(date +%s.%N)
-"$search" gpt3-175b --cluster dgx-a100:nodes=128 --global-batch 1536 --top 5 \
-  --threads "${THREADS:-0}" --progress=false --csv "$work/gpt.csv" > "$work/gpt.txt"
-end=$(date +%s.%N)
+/usr/bin/time -f "%e %U %S" -o "$work/time" \
+  "$search" gpt3-175b --cluster dgx-a100:nodes=128 --global-batch 1536 --top 5 \
+  --threads "${THREADS:-0}" --progress=false --timing --csv "$work/gpt.csv" \
+  > "$work/gpt.txt" 2> "$work/timing.txt"
 grep -v '^ *\$' "$work/gpt.txt" | cut -c1-140
-python3 -c "import sys; print('wall time: %.1f s' % (float(sys.argv[2]) - float(sys.argv[1])))" "$start" "$end"
+sed 's/^dist-search: /  /' "$work/timing.txt"
+python3 - "$work/time" <<'PY'
+import os, sys
+wall, user, system = (float(x) for x in open(sys.argv[1]).read().split()[-3:])
+print("wall time: %.1f s, CPU time: %.1f s (load average %.1f)"
+      % (wall, user + system, os.getloadavg()[0]))
+PY
