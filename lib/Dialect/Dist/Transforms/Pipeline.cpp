@@ -100,6 +100,56 @@ mlir::dist::getStageSchedule(PipelineSchedule schedule, int64_t numStages,
   return steps;
 }
 
+FailureOr<SmallVector<PipelineUnit>>
+mlir::dist::mergePipelineUnits(const PipelineUnitGraph &graph) {
+  using Kind = PipelineUnitKind;
+  int64_t numStages = graph.numStages;
+  // Finish time of every emitted unit, by (stage, kind, microbatch).
+  auto key = [&](int64_t stage, Kind kind, int64_t microbatch) {
+    return (stage * 3 + (int64_t)kind) * (graph.numMicrobatches + 1) +
+           (microbatch + 1);
+  };
+  DenseMap<int64_t, double> finish;
+  SmallVector<size_t> next(numStages, 0);
+  SmallVector<double> freeAt(numStages, 0);
+  size_t total = 0;
+  for (const auto &sequence : graph.sequences)
+    total += sequence.size();
+  SmallVector<PipelineUnit> order;
+  order.reserve(total);
+  while (order.size() < total) {
+    int64_t best = -1;
+    double bestStart = 0;
+    for (int64_t s = 0; s < numStages; ++s) {
+      if (next[s] >= graph.sequences[s].size())
+        continue;
+      const PipelineUnit &unit = graph.sequences[s][next[s]];
+      double start = freeAt[s];
+      bool ready = true;
+      for (const auto &[stage, kind] : graph.inputs[s][(int)unit.kind]) {
+        auto it = finish.find(
+            key(stage, kind, kind == Kind::Epilogue ? -1 : unit.microbatch));
+        if (it == finish.end()) {
+          ready = false;
+          break;
+        }
+        start = std::max(start, it->second);
+      }
+      if (ready && (best < 0 || start < bestStart)) {
+        best = s;
+        bestStart = start;
+      }
+    }
+    if (best < 0)
+      return failure();
+    const PipelineUnit &unit = graph.sequences[best][next[best]++];
+    freeAt[best] = bestStart + graph.durations[best][(int)unit.kind];
+    finish[key(best, unit.kind, unit.microbatch)] = freeAt[best];
+    order.push_back(unit);
+  }
+  return order;
+}
+
 std::optional<int64_t> mlir::dist::getPipelineStage(Operation *op) {
   if (auto stage = op->getAttrOfType<IntegerAttr>(kStageAttrName))
     return stage.getInt();
@@ -145,14 +195,8 @@ struct MicrobatchState {
   bool interleaved = false;
 };
 
-enum class UnitKind : uint8_t { Forward, Backward, Epilogue };
-
-struct Unit {
-  int64_t stage;
-  UnitKind kind;
-  /// -1 for the epilogue.
-  int64_t microbatch;
-};
+using UnitKind = PipelineUnitKind;
+using Unit = PipelineUnit;
 
 /// An error at the op's location without the op dump that
 /// Operation::emitOpError attaches: one line.
@@ -1039,10 +1083,16 @@ void PipelineSplitter::collectUnits() {
 }
 
 LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
+  PipelineUnitGraph graph;
+  graph.numStages = numStages;
+  graph.numMicrobatches = numMicrobatches;
+  graph.sequences.resize(numStages);
+  graph.inputs.resize(numStages);
+  graph.durations.assign(numStages, {0, 0, 0});
+
   // Each stage's sequence of units by the schedule.
-  SmallVector<SmallVector<Unit>> sequences(numStages);
   for (int64_t s = 0; s < numStages; ++s) {
-    SmallVector<Unit> &seq = sequences[s];
+    SmallVector<Unit> &seq = graph.sequences[s];
     bool hasForward = !forwardOps[s].empty(), hasBackward = !backwardOps[s].empty();
     // Without backward ops 1F1B has nothing to alternate: forwards in order.
     PipelineSchedule schedule = hasBackward ? options.schedule
@@ -1057,94 +1107,48 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
       seq.push_back({s, UnitKind::Epilogue, -1});
   }
 
-  // Which units of other stages each unit reads from (same microbatch).
+  // Which units of other stages each unit reads from (same microbatch), and
+  // how long the units take: FLOPs (only the order matters).
   auto kindOf = [&](unsigned index) {
-    return opClass[index] == OpClass::Forward ? UnitKind::Forward
-                                              : UnitKind::Backward;
+    switch (opClass[index]) {
+    case OpClass::Forward:
+      return UnitKind::Forward;
+    case OpClass::Backward:
+      return UnitKind::Backward;
+    default:
+      return UnitKind::Epilogue;
+    }
   };
-  using Dep = std::pair<int64_t, UnitKind>;
-  SmallVector<llvm::SmallSet<Dep, 4>> forwardDeps(numStages),
-      backwardDeps(numStages), epilogueDeps(numStages);
-  SmallVector<double> forwardCost(numStages, 0), backwardCost(numStages, 0),
-      epilogueCost(numStages, 0);
   for (auto [index, op] : llvm::enumerate(ops)) {
-    OpClass cls = opClass[index];
-    if (cls == OpClass::Prologue)
+    if (opClass[index] == OpClass::Prologue)
       continue;
     int64_t stage = stageOf[index];
+    UnitKind kind = kindOf(index);
     double cost = getOpCost(op);
-    auto &deps = cls == OpClass::Forward    ? forwardDeps[stage]
-                 : cls == OpClass::Backward ? backwardDeps[stage]
-                                            : epilogueDeps[stage];
-    (cls == OpClass::Forward    ? forwardCost[stage]
-     : cls == OpClass::Backward ? backwardCost[stage]
-                                : epilogueCost[stage]) += cost;
+    graph.durations[stage][(int)kind] +=
+        kind == UnitKind::Epilogue ? cost : cost / numMicrobatches;
+    auto &inputs = graph.inputs[stage][(int)kind];
     for (Value operand : op->getOperands()) {
       std::optional<unsigned> producer = producerIndex(operand);
-      if (!producer || stageOf[*producer] == stage)
+      if (!producer || stageOf[*producer] == stage ||
+          opClass[*producer] == OpClass::Prologue)
         continue;
-      OpClass from = opClass[*producer];
-      if (cls == OpClass::Epilogue) {
-        if (from == OpClass::Epilogue || isPerMicrobatch(*producer))
-          deps.insert({stageOf[*producer], UnitKind::Epilogue});
-      } else if (isPerMicrobatch(*producer)) {
-        deps.insert({stageOf[*producer], kindOf(*producer)});
-      }
+      // The epilogue reads other epilogues (where microbatches are combined).
+      std::pair<int64_t, UnitKind> input{
+          stageOf[*producer],
+          kind == UnitKind::Epilogue ? UnitKind::Epilogue : kindOf(*producer)};
+      if (!llvm::is_contained(inputs, input))
+        inputs.push_back(input);
     }
   }
 
-  // List scheduling: durations from FLOPs (only the order matters).
-  SmallVector<size_t> next(numStages, 0);
-  SmallVector<double> freeAt(numStages, 0);
-  auto key = [&](int64_t stage, UnitKind kind, int64_t m) {
-    return (stage * 3 + (int64_t)kind) * (numMicrobatches + 1) + (m + 1);
-  };
-  DenseMap<int64_t, double> finish;
-  size_t total = 0;
-  for (auto &seq : sequences)
-    total += seq.size();
-  while (order.size() < total) {
-    int64_t best = -1;
-    double bestStart = 0;
-    for (int64_t s = 0; s < numStages; ++s) {
-      if (next[s] >= sequences[s].size())
-        continue;
-      const Unit &unit = sequences[s][next[s]];
-      const auto &deps = unit.kind == UnitKind::Forward    ? forwardDeps[s]
-                         : unit.kind == UnitKind::Backward ? backwardDeps[s]
-                                                           : epilogueDeps[s];
-      double start = freeAt[s];
-      bool ready = true;
-      for (const Dep &dep : deps) {
-        int64_t m = dep.second == UnitKind::Epilogue ? -1 : unit.microbatch;
-        auto it = finish.find(key(dep.first, dep.second, m));
-        if (it == finish.end()) {
-          ready = false;
-          break;
-        }
-        start = std::max(start, it->second);
-      }
-      if (ready && (best < 0 || start < bestStart)) {
-        best = s;
-        bestStart = start;
-      }
-    }
-    if (best < 0) {
-      return mlir::emitError(func.getLoc())
-             << "the " << stringifyPipelineSchedule(options.schedule)
-             << " schedule cannot run this cut: a stage waits for a value "
-                "that its own schedule produces later";
-    }
-    const Unit &unit = sequences[best][next[best]++];
-    double cost = unit.kind == UnitKind::Forward    ? forwardCost[best]
-                  : unit.kind == UnitKind::Backward ? backwardCost[best]
-                                                    : epilogueCost[best];
-    if (unit.kind != UnitKind::Epilogue)
-      cost /= numMicrobatches;
-    freeAt[best] = bestStart + cost;
-    finish[key(best, unit.kind, unit.microbatch)] = freeAt[best];
-    order.push_back(unit);
-  }
+  FailureOr<SmallVector<Unit>> merged = mergePipelineUnits(graph);
+  if (failed(merged))
+    return mlir::emitError(func.getLoc())
+           << "the " << stringifyPipelineSchedule(options.schedule)
+           << " schedule cannot run this cut: a stage waits for a value "
+              "that its own schedule produces later";
+  order.assign(merged->begin(), merged->end());
   return success();
 }
 

@@ -30,7 +30,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <array>
 #include <optional>
+#include <utility>
 
 namespace mlir::dist {
 
@@ -67,6 +69,41 @@ llvm::SmallVector<PipelineStep> getStageSchedule(PipelineSchedule schedule,
                                                  int64_t numStages,
                                                  int64_t stage,
                                                  int64_t numMicrobatches);
+
+enum class PipelineUnitKind : uint8_t { Forward, Backward, Epilogue };
+
+/// A piece of a stage's program: the forward or backward of one microbatch,
+/// or the epilogue (what combines the microbatches, the optimizer).
+struct PipelineUnit {
+  int64_t stage;
+  PipelineUnitKind kind;
+  /// -1 for the epilogue.
+  int64_t microbatch;
+};
+
+/// What the order of a pipelined block depends on.
+struct PipelineUnitGraph {
+  int64_t numStages = 0;
+  int64_t numMicrobatches = 0;
+  /// Per stage, its units in schedule order (getStageSchedule, then its
+  /// epilogue if it has one).
+  llvm::SmallVector<llvm::SmallVector<PipelineUnit>> sequences;
+  /// Per stage and kind: the (stage, kind) units of other stages it reads
+  /// from, for the same microbatch (an epilogue reads epilogues).
+  llvm::SmallVector<
+      std::array<llvm::SmallVector<std::pair<int64_t, PipelineUnitKind>>, 3>>
+      inputs;
+  /// Per stage and kind: how long one unit takes (only the order matters).
+  llvm::SmallVector<std::array<double, 3>> durations;
+};
+
+/// Interleaves the stages' sequences into the one block order: among the
+/// stages whose next unit has all its inputs emitted, the one that can start
+/// earliest (ties: the lower stage) goes next. The result is a topological
+/// order whose projection on every stage is that stage's sequence. Fails
+/// when no stage can go on (a unit waits for one its own stage runs later).
+FailureOr<llvm::SmallVector<PipelineUnit>>
+mergePipelineUnits(const PipelineUnitGraph &graph);
 
 struct PipelineOptions {
   int64_t numStages = 1;
