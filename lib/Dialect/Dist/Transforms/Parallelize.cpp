@@ -34,19 +34,16 @@ struct ParallelizePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Location loc = module.getLoc();
-    for (auto [name, value] : {std::pair<StringRef, int64_t>{"dp", dp},
-                               {"tp", tp}, {"pp", pp},
-                               {"microbatches", microbatches}})
+    FailureOr<PipelineOptions> options =
+        getPipelineOptions(loc, pp, microbatches, schedule);
+    if (failed(options))
+      return signalPassFailure();
+    for (auto [name, value] :
+         {std::pair<StringRef, int64_t>{"dp", dp}, {"tp", tp}})
       if (value < 1) {
         mlir::emitError(loc) << name << " must be at least 1, got " << value;
         return signalPassFailure();
       }
-    std::optional<PipelineSchedule> parsed = parsePipelineSchedule(schedule);
-    if (!parsed) {
-      mlir::emitError(loc) << "unknown pipeline schedule '" << schedule
-                           << "' (expected gpipe or 1f1b)";
-      return signalPassFailure();
-    }
     std::optional<LayoutMap> layouts;
     if (!layoutMap.empty()) {
       std::string error;
@@ -58,10 +55,7 @@ struct ParallelizePass
       layouts = std::move(*loaded);
     }
 
-    SmallVector<func::FuncOp> funcs;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal())
-        funcs.push_back(func);
+    SmallVector<func::FuncOp> funcs = getFunctionsToPipeline(module);
     if (funcs.empty())
       return;
     FailureOr<MeshOp> meshOp =
@@ -69,10 +63,6 @@ struct ParallelizePass
     if (failed(meshOp))
       return signalPassFailure();
 
-    PipelineOptions options;
-    options.numStages = pp;
-    options.numMicrobatches = microbatches;
-    options.schedule = *parsed;
     // The wrappers each add their axis to the signature's shardings; the
     // flow propagates once and partitions every stage on its slice.
     auto annotate = [&](func::FuncOp func, MeshOp meshOp) -> LogicalResult {
@@ -86,7 +76,7 @@ struct ParallelizePass
     };
     for (func::FuncOp func : funcs)
       if (failed(checkBatchSplit(func, dp, microbatches)) ||
-          failed(pipelineFunction(func, *meshOp, options, annotate)))
+          failed(pipelineFunction(func, *meshOp, *options, annotate)))
         return signalPassFailure();
   }
 };

@@ -1451,6 +1451,29 @@ LogicalResult mlir::dist::splitPipelineStages(func::FuncOp func,
 // The flow
 //===----------------------------------------------------------------------===//
 
+FailureOr<PipelineOptions>
+mlir::dist::getPipelineOptions(Location loc, int64_t numStages,
+                               int64_t numMicrobatches, StringRef schedule) {
+  std::optional<PipelineSchedule> parsed = parsePipelineSchedule(schedule);
+  if (!parsed)
+    return mlir::emitError(loc) << "unknown pipeline schedule '" << schedule
+                                << "' (expected gpipe or 1f1b)";
+  if (numStages < 1)
+    return mlir::emitError(loc) << "pp must be at least 1, got " << numStages;
+  if (numMicrobatches < 1)
+    return mlir::emitError(loc)
+           << "microbatches must be at least 1, got " << numMicrobatches;
+  return PipelineOptions{numStages, numMicrobatches, *parsed};
+}
+
+SmallVector<func::FuncOp> mlir::dist::getFunctionsToPipeline(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal())
+      funcs.push_back(func);
+  return funcs;
+}
+
 LogicalResult mlir::dist::checkBatchSplit(func::FuncOp func,
                                           int64_t dataParallel,
                                           int64_t numMicrobatches) {
@@ -1525,34 +1548,18 @@ struct PipelinePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<PipelineSchedule> parsed = parsePipelineSchedule(schedule);
-    if (!parsed) {
-      mlir::emitError(module.getLoc())
-          << "unknown pipeline schedule '" << schedule
-          << "' (expected gpipe or 1f1b)";
+    FailureOr<PipelineOptions> options =
+        getPipelineOptions(module.getLoc(), pp, microbatches, schedule);
+    if (failed(options))
       return signalPassFailure();
-    }
-    if (pp < 1) {
-      mlir::emitError(module.getLoc())
-          << "pp must be at least 1, got " << pp.getValue();
-      return signalPassFailure();
-    }
-    PipelineOptions options;
-    options.numStages = pp;
-    options.numMicrobatches = microbatches;
-    options.schedule = *parsed;
-
-    SmallVector<func::FuncOp> funcs;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal())
-        funcs.push_back(func);
+    SmallVector<func::FuncOp> funcs = getFunctionsToPipeline(module);
     if (funcs.empty())
       return;
     FailureOr<MeshOp> meshOp = getOrCreateMesh(module, mesh, {{"pp", pp}});
     if (failed(meshOp))
       return signalPassFailure();
     for (func::FuncOp func : funcs)
-      if (failed(pipelineFunction(func, *meshOp, options)))
+      if (failed(pipelineFunction(func, *meshOp, *options)))
         return signalPassFailure();
   }
 };
