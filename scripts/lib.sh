@@ -12,6 +12,7 @@ DISTIR_PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev python3-numpy
+  clang-14 libclang-rt-14-dev   # libFuzzer target of the ONNX importer
 )
 
 distir_install_deps() {
