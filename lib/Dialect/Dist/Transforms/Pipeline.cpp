@@ -49,7 +49,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
@@ -284,7 +283,6 @@ SmallVector<int64_t> partitionBalanced(ArrayRef<double> costs, int64_t parts) {
   return group;
 }
 
-
 bool isCommunication(Operation *op) {
   return isa<SendOp, CollectiveOpInterface>(op);
 }
@@ -297,7 +295,9 @@ bool isCommunication(Operation *op) {
 void getCommunicationRule(Operation *op, ShardingRule &rule) {
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   SmallVector<int64_t> loops = rule.addLoops(result.getRank());
-  auto keepWhole = [&](int64_t dim) { rule.loops[loops[dim]].splittable = false; };
+  auto keepWhole = [&](int64_t dim) {
+    rule.loops[loops[dim]].splittable = false;
+  };
   bool linear = true;
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](AllGatherOp op) { keepWhole(op.getDim()); })
@@ -398,7 +398,8 @@ LogicalResult StageAssigner::run() {
   stageOf.assign(ops.size(), -1);
 
   auto layerOf = [](Operation *op) -> std::optional<int64_t> {
-    if (auto layer = op->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName))
+    if (auto layer =
+            op->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName))
       return layer.getInt();
     return std::nullopt;
   };
@@ -521,7 +522,8 @@ LogicalResult StageAssigner::run() {
         anchor = true;
       } else if (stageOfValue(operand) >= 0) {
         int64_t stage = stageOfValue(operand);
-        gradientStage = gradientStage < 0 ? stage : std::min(gradientStage, stage);
+        gradientStage =
+            gradientStage < 0 ? stage : std::min(gradientStage, stage);
       }
       if (!anchor)
         continue;
@@ -583,7 +585,8 @@ void StageAssigner::duplicateConstants() {
         builder.setInsertionPointAfter(op);
         copy = builder.clone(*op);
         for (OpOperand *use : uses)
-          use->set(copy->getResult(cast<OpResult>(use->get()).getResultNumber()));
+          use->set(
+              copy->getResult(cast<OpResult>(use->get()).getResultNumber()));
       }
       first = false;
       copy->setAttr(kStageAttrName, builder.getI64IntegerAttr(stage));
@@ -713,7 +716,8 @@ LogicalResult PipelineSplitter::checkInput() {
     if (!type)
       return mlir::emitError(func.getLoc())
              << "argument " << arg.getArgNumber() << " is not a ranked tensor";
-    auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
+    auto role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
     if (!role || role.getValue() != "data")
       continue;
     isDataArg[arg.getArgNumber()] = true;
@@ -772,7 +776,8 @@ LogicalResult PipelineSplitter::classifyAndSplit() {
       SmallVector<int64_t> shape(type.getShape());
       shape[0] /= numMicrobatches;
       BlockArgument local = scratch->addArgument(
-          RankedTensorType::get(shape, type.getElementType(), type.getEncoding()),
+          RankedTensorType::get(shape, type.getElementType(),
+                                type.getEncoding()),
           arg.getLoc());
       templateValues[arg] = local;
       states[arg] = {0, false, false};
@@ -828,8 +833,7 @@ LogicalResult PipelineSplitter::classifyAndSplit() {
 /// batch runs over, derives the local result types and builds the template.
 /// Sets `promote` instead when the op must see the combined values (it is
 /// not linear in an operand that sums over the microbatches).
-LogicalResult
-PipelineSplitter::splitOp(
+LogicalResult PipelineSplitter::splitOp(
     unsigned index, ArrayRef<std::optional<MicrobatchState>> operandStates,
     bool &promote) {
   Operation *op = ops[index];
@@ -907,16 +911,15 @@ PipelineSplitter::splitOp(
         if (loop != batchLoop)
           continue;
         if (shape[d] % numMicrobatches != 0)
-          return opError(op)
-                 << "result dimension " << d << " of size " << shape[d]
-                 << " is not divisible by " << numMicrobatches
-                 << " microbatches";
+          return opError(op) << "result dimension " << d << " of size "
+                             << shape[d] << " is not divisible by "
+                             << numMicrobatches << " microbatches";
         shape[d] /= numMicrobatches;
         if (state.partial)
           state = {(int64_t)d, false, resultInterleaved};
       }
-      localTypes[r] = RankedTensorType::get(shape, localTypes[r].getElementType(),
-                                            localTypes[r].getEncoding());
+      localTypes[r] = RankedTensorType::get(
+          shape, localTypes[r].getElementType(), localTypes[r].getEncoding());
       states[result] = state;
     }
     scaleResults[index] = rule.loops[batchLoop].normalized;
@@ -983,12 +986,13 @@ FailureOr<Value> PipelineSplitter::localizeStepValue(Value value,
                                                      RankedTensorType localType,
                                                      Operation *user,
                                                      unsigned operandIndex) {
-  auto fail = [&]() {
-    return opError(user)
-           << "operand #" << operandIndex
-           << " spans the batch dimension but does not depend on the data; "
-              "it cannot be split into microbatches";
-  };
+  auto fail =
+      [&]() {
+        return opError(user)
+               << "operand #" << operandIndex
+               << " spans the batch dimension but does not depend on the data; "
+                  "it cannot be split into microbatches";
+      };
   if (value.getType() == localType)
     return value;
   Value &cached = localizedValues[{value, localType}];
@@ -1026,8 +1030,8 @@ FailureOr<Value> PipelineSplitter::localizeStepValue(Value value,
   IRMapping mapping;
   for (auto [i, operand] : llvm::enumerate(def->getOperands())) {
     FailureOr<Value> local = localizeStepValue(
-        operand, shrink(cast<RankedTensorType>(operand.getType()),
-                        rule.operandDims[i]),
+        operand,
+        shrink(cast<RankedTensorType>(operand.getType()), rule.operandDims[i]),
         user, operandIndex);
     if (failed(local))
       return failure();
@@ -1093,14 +1097,16 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
   // Each stage's sequence of units by the schedule.
   for (int64_t s = 0; s < numStages; ++s) {
     SmallVector<Unit> &seq = graph.sequences[s];
-    bool hasForward = !forwardOps[s].empty(), hasBackward = !backwardOps[s].empty();
+    bool hasForward = !forwardOps[s].empty(),
+         hasBackward = !backwardOps[s].empty();
     // Without backward ops 1F1B has nothing to alternate: forwards in order.
-    PipelineSchedule schedule = hasBackward ? options.schedule
-                                            : PipelineSchedule::GPipe;
+    PipelineSchedule schedule =
+        hasBackward ? options.schedule : PipelineSchedule::GPipe;
     for (const PipelineStep &step :
          getStageSchedule(schedule, numStages, s, numMicrobatches)) {
       if (step.backward ? hasBackward : hasForward)
-        seq.push_back({s, step.backward ? UnitKind::Backward : UnitKind::Forward,
+        seq.push_back({s,
+                       step.backward ? UnitKind::Backward : UnitKind::Forward,
                        step.microbatch});
     }
     if (!epilogueOps[s].empty() || !frontierOfStage[s].empty())
@@ -1188,7 +1194,8 @@ Value PipelineSplitter::getLocalized(Value local, int64_t stage) {
 
 Value PipelineSplitter::getScale(RankedTensorType like, int64_t stage) {
   // One per element type and device set, at the top of the body.
-  auto key = RankedTensorType::get({}, like.getElementType(), like.getEncoding());
+  auto key =
+      RankedTensorType::get({}, like.getElementType(), like.getEncoding());
   Value &scale = scales[key];
   if (!scale) {
     OpBuilder::InsertionGuard guard(builder);
@@ -1196,8 +1203,8 @@ Value PipelineSplitter::getScale(RankedTensorType like, int64_t stage) {
     auto value = DenseElementsAttr::get(
         RankedTensorType::get({}, like.getElementType()),
         builder.getFloatAttr(like.getElementType(), 1.0 / numMicrobatches));
-    auto op = ConstantOp::create(builder, func.getLoc(), value,
-                                 getPlacement(like));
+    auto op =
+        ConstantOp::create(builder, func.getLoc(), value, getPlacement(like));
     tag(op, stage, -1);
     scale = op.getResult();
   }
@@ -1323,7 +1330,8 @@ void PipelineSplitter::emit(ArrayRef<Unit> order) {
           // A mean over the microbatch: 1/microbatches of it is the block
           // (or partial sum) of the mean over the batch.
           auto type = cast<RankedTensorType>(value.getType());
-          auto mul = MulOp::create(builder, op->getLoc(), value, getScale(type, s));
+          auto mul =
+              MulOp::create(builder, op->getLoc(), value, getScale(type, s));
           tag(mul, s, m, op);
           local = mul;
         }
@@ -1364,7 +1372,6 @@ void PipelineSplitter::emit(ArrayRef<Unit> order) {
                                          ValueRange(results).getTypes()));
 }
 
-
 //===----------------------------------------------------------------------===//
 // Sinking and the values combined over the microbatches
 //===----------------------------------------------------------------------===//
@@ -1381,10 +1388,11 @@ void PipelineSplitter::sinkLinearOps() {
   for (int64_t index = ops.size() - 1; index >= 0; --index) {
     if (!isPerMicrobatch(index) || !linearInPartials[index])
       continue;
-    bool onlyEpilogueUsers = llvm::all_of(ops[index]->getUsers(), [&](Operation *user) {
-      return user == terminator ||
-             opClass[indexOf.lookup(user)] == OpClass::Epilogue;
-    });
+    bool onlyEpilogueUsers =
+        llvm::all_of(ops[index]->getUsers(), [&](Operation *user) {
+          return user == terminator ||
+                 opClass[indexOf.lookup(user)] == OpClass::Epilogue;
+        });
     if (onlyEpilogueUsers)
       opClass[index] = OpClass::Epilogue;
   }
@@ -1494,7 +1502,8 @@ LogicalResult mlir::dist::checkBatchSplit(func::FuncOp func,
                 << "batch size " << batch << " of data " << name
                 << " is not divisible by ";
     if (dataParallel > 1)
-      diag << "dp x microbatches = " << dataParallel << " x " << numMicrobatches;
+      diag << "dp x microbatches = " << dataParallel << " x "
+           << numMicrobatches;
     else
       diag << numMicrobatches << " microbatches";
     return diag;
@@ -1507,14 +1516,16 @@ LogicalResult mlir::dist::pipelineFunction(
     function_ref<LogicalResult(func::FuncOp, MeshOp)> annotate) {
   if (options.numMicrobatches < 1)
     return mlir::emitError(func.getLoc())
-           << "microbatches must be at least 1, got " << options.numMicrobatches;
+           << "microbatches must be at least 1, got "
+           << options.numMicrobatches;
   Mesh mesh = Mesh::fromOp(meshOp);
   std::optional<int64_t> ppAxis = mesh.getAxisIndex("pp");
   if (!ppAxis || mesh.getAxisSize(*ppAxis) != options.numStages)
     return mlir::emitError(meshOp.getLoc())
-           << "mesh @" << meshOp.getSymName() << " needs an axis \"pp\" of size "
-           << options.numStages;
-  if (failed(checkBatchSplit(func, /*dataParallel=*/1, options.numMicrobatches)) ||
+           << "mesh @" << meshOp.getSymName()
+           << " needs an axis \"pp\" of size " << options.numStages;
+  if (failed(
+          checkBatchSplit(func, /*dataParallel=*/1, options.numMicrobatches)) ||
       failed(assignPipelineStages(func, options.numStages)))
     return failure();
   func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
@@ -1542,8 +1553,7 @@ LogicalResult mlir::dist::pipelineFunction(
 
 namespace {
 
-struct PipelinePass
-    : public mlir::dist::impl::DistPipelineBase<PipelinePass> {
+struct PipelinePass : public mlir::dist::impl::DistPipelineBase<PipelinePass> {
   using DistPipelineBase::DistPipelineBase;
 
   void runOnOperation() override {

@@ -1,4 +1,5 @@
-//===- Pipeline.h - pipeline parallelism: stages, microbatches, schedules -*- C++ -*-===//
+//===- Pipeline.h - pipeline parallelism: stages, microbatches, schedules -*-
+//C++ -*-===//
 //
 // The C++ entry points behind dist-pipeline and dist-parallelize. The flow
 // on an unplaced training step (dist-autodiff's output), pipelineFunction:
