@@ -125,14 +125,32 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
   os << "\n";
 }
 
-static const char *kCsvColumns[] = {
-    "model",       "cluster",     "devices",   "global_batch", "dp",
-    "tp",          "pp",          "microbatches", "microbatch_size",
-    "schedule",    "method",      "step_time_s",  "samples_per_s",
-    "tokens_per_s", "peak_memory_bytes", "memory_bound_bytes", "fits", "mfu",
-    "num_tasks",   "command"};
+/// One simulated configuration: the one list of fields the CSV and the
+/// JSON both write.
+static nlohmann::ordered_json getRow(const Evaluation &e) {
+  const Configuration &c = e.config;
+  nlohmann::ordered_json row;
+  row["global_batch"] = c.globalBatch;
+  row["dp"] = c.dp;
+  row["tp"] = c.tp;
+  row["pp"] = c.pp;
+  row["microbatches"] = c.microbatches;
+  row["microbatch_size"] = c.getMicrobatchSize();
+  row["schedule"] = c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "";
+  row["method"] = std::string(methodName(e.method));
+  row["step_time_s"] = e.stepTimeS;
+  row["samples_per_s"] = e.samplesPerS;
+  row["tokens_per_s"] = e.tokensPerS;
+  row["peak_memory_bytes"] = e.peakMemoryBytes;
+  row["memory_bound_bytes"] = e.memoryBoundBytes;
+  row["fits"] = e.fits;
+  row["mfu"] = e.mfu;
+  row["num_tasks"] = e.numTasks;
+  row["command"] = e.command;
+  return row;
+}
 
-/// CSV quoting (RFC 4180): commands contain spaces, quotes and commas.
+/// CSV quoting (RFC 4180): models and commands hold commas and quotes.
 static std::string csvField(const std::string &text) {
   if (text.find_first_of(",\"\n") == std::string::npos)
     return text;
@@ -145,43 +163,23 @@ static std::string csvField(const std::string &text) {
   return quoted + "\"";
 }
 
-/// Shortest text that reads back to the same double.
-static std::string exactNumber(double value) {
-  std::ostringstream os;
-  os << std::setprecision(17) << value;
-  return os.str();
-}
-
 void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
-  for (size_t c = 0; c < std::size(kCsvColumns); ++c)
-    os << (c ? "," : "") << kCsvColumns[c];
+  os << "model,cluster,devices";
+  const nlohmann::ordered_json columns = getRow(Evaluation());
+  for (const auto &field : columns.items())
+    os << "," << field.key();
   os << "\n";
   for (const ScenarioReport &report : reports) {
     for (const Evaluation &e : report.evaluations) {
-      const Configuration &c = e.config;
-      std::vector<std::string> fields = {
-          report.model,
-          report.cluster,
-          std::to_string(c.devices),
-          std::to_string(c.globalBatch),
-          std::to_string(c.dp),
-          std::to_string(c.tp),
-          std::to_string(c.pp),
-          std::to_string(c.microbatches),
-          std::to_string(c.getMicrobatchSize()),
-          c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "",
-          std::string(methodName(e.method)),
-          exactNumber(e.stepTimeS),
-          exactNumber(e.samplesPerS),
-          exactNumber(e.tokensPerS),
-          std::to_string(e.peakMemoryBytes),
-          std::to_string(e.memoryBoundBytes),
-          e.fits ? "true" : "false",
-          exactNumber(e.mfu),
-          std::to_string(e.numTasks),
-          e.command};
-      for (size_t i = 0; i < fields.size(); ++i)
-        os << (i ? "," : "") << csvField(fields[i]);
+      os << csvField(report.model) << "," << csvField(report.cluster) << ","
+         << report.devices;
+      // Numbers as JSON writes them: the shortest text that reads back to
+      // the same double.
+      const nlohmann::ordered_json row = getRow(e);
+      for (const auto &field : row.items())
+        os << "," << csvField(field.value().is_string()
+                                  ? field.value().get<std::string>()
+                                  : field.value().dump());
       os << "\n";
     }
   }
@@ -204,29 +202,8 @@ void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
     scenario["simulated"] = report.evaluations.size();
     scenario["wall_time_s"] = report.wallTimeS;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const Evaluation &e : report.evaluations) {
-      const Configuration &c = e.config;
-      nlohmann::ordered_json row;
-      row["global_batch"] = c.globalBatch;
-      row["dp"] = c.dp;
-      row["tp"] = c.tp;
-      row["pp"] = c.pp;
-      row["microbatches"] = c.microbatches;
-      row["microbatch_size"] = c.getMicrobatchSize();
-      row["schedule"] =
-          c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "";
-      row["method"] = std::string(methodName(e.method));
-      row["step_time_s"] = e.stepTimeS;
-      row["samples_per_s"] = e.samplesPerS;
-      row["tokens_per_s"] = e.tokensPerS;
-      row["peak_memory_bytes"] = e.peakMemoryBytes;
-      row["memory_bound_bytes"] = e.memoryBoundBytes;
-      row["fits"] = e.fits;
-      row["mfu"] = e.mfu;
-      row["num_tasks"] = e.numTasks;
-      row["command"] = e.command;
-      rows.push_back(std::move(row));
-    }
+    for (const Evaluation &e : report.evaluations)
+      rows.push_back(getRow(e));
     scenario["configurations"] = std::move(rows);
     scenarios.push_back(std::move(scenario));
   }

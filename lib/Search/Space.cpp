@@ -107,15 +107,7 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
                 ++rejected[why];
                 continue;
               }
-              Configuration config;
-              config.devices = devices;
-              config.globalBatch = batch;
-              config.dp = dp;
-              config.tp = tp;
-              config.pp = pp;
-              config.microbatches = m;
-              config.schedule = schedule;
-              space.push_back(config);
+              space.push_back({devices, batch, dp, tp, pp, m, schedule});
             }
           }
         }

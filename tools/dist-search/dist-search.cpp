@@ -12,13 +12,14 @@
 
 #include "distir/Search/Search.h"
 
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -121,15 +122,21 @@ static int fail(const Twine &message) {
   return 1;
 }
 
+/// Writes what `write` prints to `path` through LLVM's output files (written
+/// whole or not at all).
 template <typename Writer>
-static bool writeFile(const std::string &path, Writer write) {
-  std::ofstream out(path);
-  if (!out) {
-    fail(path + ": cannot open for writing");
+static bool writeOutput(const std::string &path, Writer write) {
+  std::ostringstream text;
+  write(text);
+  std::string error;
+  std::unique_ptr<ToolOutputFile> file = mlir::openOutputFile(path, &error);
+  if (!file) {
+    fail(error);
     return false;
   }
-  write(out);
-  return bool(out);
+  file->os() << text.str();
+  file->keep();
+  return true;
 }
 
 int main(int argc, char **argv) {
@@ -229,10 +236,10 @@ int main(int argc, char **argv) {
   outs() << text.str();
   outs().flush();
   if (!csvFile.empty() &&
-      !writeFile(csvFile, [&](std::ostream &os) { writeCsv(os, *reports); }))
+      !writeOutput(csvFile, [&](std::ostream &os) { writeCsv(os, *reports); }))
     return 1;
   if (!jsonFile.empty() &&
-      !writeFile(jsonFile, [&](std::ostream &os) { writeJson(os, *reports); }))
+      !writeOutput(jsonFile, [&](std::ostream &os) { writeJson(os, *reports); }))
     return 1;
   for (const ScenarioReport &report : *reports)
     if (report.getNumFitting() == 0)

@@ -140,14 +140,9 @@ TEST(SearchSpace, MemoryBoundCountsStateTwiceAndStashesInFlight) {
   for (LayerFacts &layer : facts.layers)
     layer.optimizerStateBytes = 2 * layer.parameterBytes; // Adam moments
   int64_t parameters = 4 * 1024 * 1024 * 4;
-  Configuration config;
-  config.devices = 8;
-  config.globalBatch = 64;
-  config.dp = 2;
-  config.tp = 2;
-  config.pp = 2;
-  config.microbatches = 4;
-  config.schedule = Schedule::OneFOneB;
+  Configuration config{/*devices=*/8, /*globalBatch=*/64, /*dp=*/2,
+                       /*tp=*/2,      /*pp=*/2,           /*microbatches=*/4,
+                       Schedule::OneFOneB};
   // Persistent: parameters and moments over pp * tp, twice.
   int64_t persistent = 2 * (3 * parameters / 4);
   EXPECT_EQ(estimateMemoryLowerBound(facts, config), persistent);
@@ -187,13 +182,8 @@ TEST(SearchSpace, MemoryBoundDoesNotOverflowForATrillionParameters) {
 }
 
 TEST(SearchSpace, ConfigurationKeyAndText) {
-  Configuration a;
-  a.devices = 8;
-  a.globalBatch = 16;
-  a.dp = 2;
-  a.tp = 2;
-  a.pp = 2;
-  a.microbatches = 4;
+  Configuration a{/*devices=*/8, /*globalBatch=*/16, /*dp=*/2, /*tp=*/2,
+                  /*pp=*/2,      /*microbatches=*/4};
   EXPECT_EQ(a.str(), "dp=2 tp=2 pp=2 mb=4 1f1b batch=16");
   EXPECT_EQ(a.getMicrobatchSize(), 2);
   Configuration b = a;

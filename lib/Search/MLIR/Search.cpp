@@ -325,6 +325,8 @@ public:
   const cost::CostModel &getCostModel() const { return costModel; }
 
 private:
+  /// The .mlir model, checked to have one function with a body.
+  FailureOr<OwningOpRef<ModuleOp>> parseFile(std::string &error);
   FailureOr<OwningOpRef<ModuleOp>> buildForward(int64_t batch,
                                                 std::string &error);
   LogicalResult runPasses(ModuleOp module, llvm::ArrayRef<PassStep> steps,
@@ -343,17 +345,11 @@ FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
                                                       std::string &error) {
   OwningOpRef<ModuleOp> module;
   if (source.kind == ModelSource::Kind::File) {
-    module = parseSourceString<ModuleOp>(*source.text, ParserConfig(&ctx),
-                                         source.path);
-    if (!module) {
-      error = errors.takeLocated();
+    FailureOr<OwningOpRef<ModuleOp>> parsed = parseFile(error);
+    if (failed(parsed))
       return failure();
-    }
+    module = std::move(*parsed);
     func::FuncOp func = getBodyFunction(*module);
-    if (!func) {
-      error = source.path + ": expected exactly one function with a body";
-      return failure();
-    }
     if (getBatchOf(func) == batch)
       return module;
     // Microbatches and data-parallel shares of a file's batch: give the data
@@ -409,19 +405,25 @@ FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
   return module;
 }
 
-FailureOr<int64_t> Worker::getFileBatch(std::string &error) {
+FailureOr<OwningOpRef<ModuleOp>> Worker::parseFile(std::string &error) {
   OwningOpRef<ModuleOp> module =
       parseSourceString<ModuleOp>(*source.text, ParserConfig(&ctx), source.path);
   if (!module) {
     error = errors.takeLocated();
     return failure();
   }
-  func::FuncOp func = getBodyFunction(*module);
-  if (!func) {
+  if (!getBodyFunction(*module)) {
     error = source.path + ": expected exactly one function with a body";
     return failure();
   }
-  int64_t batch = getBatchOf(func);
+  return module;
+}
+
+FailureOr<int64_t> Worker::getFileBatch(std::string &error) {
+  FailureOr<OwningOpRef<ModuleOp>> module = parseFile(error);
+  if (failed(module))
+    return failure();
+  int64_t batch = getBatchOf(getBodyFunction(**module));
   if (batch <= 0) {
     error = source.path +
             ": no argument with dist.role = \"data\" and a batch dimension";
@@ -561,14 +563,10 @@ FailureOr<std::shared_ptr<const PipelineTemplate>>
 Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
                       int64_t microbatchSize, int64_t numMicrobatches,
                       Schedule schedule, std::string &error) {
-  Configuration config;
-  config.devices = dp * tp * pp;
-  config.globalBatch = dp * microbatchSize * numMicrobatches;
-  config.dp = dp;
-  config.tp = tp;
-  config.pp = pp;
-  config.microbatches = numMicrobatches;
-  config.schedule = schedule;
+  Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
+                       dp,           tp,
+                       pp,           numMicrobatches,
+                       schedule};
   FailureOr<ModuleOp> step = getTrainingStep(config.globalBatch, error);
   if (failed(step))
     return failure();
