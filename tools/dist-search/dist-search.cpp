@@ -219,7 +219,7 @@ int main(int argc, char **argv) {
   bool showProgress = progressBar == cl::BOU_UNSET
                           ? sys::Process::StandardErrIsDisplayed()
                           : progressBar == cl::BOU_TRUE;
-  ProgressBar bar(stderr, showProgress, "simulating");
+  ProgressBar bar(stderr, showProgress, "searching");
   if (showProgress)
     options.progress = [&](int64_t done, int64_t total) {
       bar.update(done, total);

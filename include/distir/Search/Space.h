@@ -84,9 +84,6 @@ struct ModelFacts {
   /// Sizes tensor parallelism must divide, with the name the rejection reason
   /// uses ("attention heads" -> 96). Empty: only the build can tell.
   std::vector<std::pair<std::string, int64_t>> tpDivides;
-  /// The one batch the model is defined for (a .mlir file), 0 when the
-  /// generator can build any batch.
-  int64_t fixedBatch = 0;
   /// Peak FLOP/s of one device for the model's element type (for MFU).
   double devicePeakFlops = 0;
 };

@@ -540,8 +540,6 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
       modelFlops += flops;
   });
   facts.modelFlopsPerSample = modelFlops / samples;
-  if (source.kind == ModelSource::Kind::File)
-    facts.fixedBatch = batch;
   if (source.kind == ModelSource::Kind::Gpt)
     facts.tpDivides = {{"attention heads (" + std::to_string(source.gpt.heads) + ")",
                         source.gpt.heads}};
@@ -819,7 +817,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     progress = [&](size_t done) {
       options.progress(progressDone + int64_t(done), progressTotal);
     };
-  auto buildTemplates = [&](std::vector<TemplateKey> keys) {
+  auto buildTemplates = [&](std::vector<TemplateKey> keys, bool showProgress) {
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     llvm::erase_if(keys, [&](const TemplateKey &key) {
@@ -839,7 +837,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
           else if (errors[i].empty())
             errors[i] = "unknown error";
         },
-        nullptr);
+        showProgress ? progress : nullptr);
     for (size_t i = 0; i < keys.size(); ++i) {
       if (built[i])
         templates[keys[i]] = built[i];
@@ -897,7 +895,16 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
   }
   report("stage cuts (" + std::to_string(cutKeys.size()) + ")");
   size_t templatesBefore = templates.size() + templateErrors.size();
-  buildTemplates(replicaKeys);
+  // The progress bar runs twice: over these builds, then over the
+  // evaluations.
+  {
+    std::vector<TemplateKey> unique = replicaKeys;
+    std::sort(unique.begin(), unique.end());
+    progressTotal =
+        std::unique(unique.begin(), unique.end()) - unique.begin();
+  }
+  buildTemplates(replicaKeys, /*showProgress=*/true);
+  progressDone = progressTotal = 0;
   report("single-stage templates (" +
          std::to_string(templates.size() + templateErrors.size() -
                         templatesBefore) +
@@ -999,7 +1006,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     };
     auto roundStart = std::chrono::steady_clock::now();
     size_t before = templates.size() + templateErrors.size();
-    buildTemplates(keysOf());
+    buildTemplates(keysOf(), /*showProgress=*/false);
     for (size_t r = 0; r < round.size(); ++r) {
       const Scenario &scenario = scenarios[round[r].scenario];
       const Configuration &c = scenario.survivors[round[r].config];
@@ -1014,7 +1021,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
             it->second->stageOfLayer[layer] != cut[layer])
           whole[r] = true;
     }
-    buildTemplates(keysOf());
+    buildTemplates(keysOf(), /*showProgress=*/false);
     pipelineTemplates += templates.size() + templateErrors.size() - before;
     templateSeconds += secondsSince(roundStart);
     roundStart = std::chrono::steady_clock::now();
