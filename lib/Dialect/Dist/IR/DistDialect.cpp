@@ -9,6 +9,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -547,33 +548,37 @@ LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op, unsigned,
 /// be in the mesh the function names.
 static LogicalResult verifyDevicesInMesh(Operation *func, const Mesh &mesh,
                                          FlatSymbolRefAttr meshName) {
-  auto checkIds = [&](Operation *at, ArrayRef<int64_t> ids) -> LogicalResult {
+  // Device sets and groups are uniqued attributes shared by many ops: check
+  // each once (this verifier runs after every pass on programs of 10^5 ops).
+  llvm::DenseSet<Attribute> checked;
+  auto checkIds = [&](Operation *at, Attribute attr,
+                      ArrayRef<int64_t> ids) -> LogicalResult {
+    if (!attr || !checked.insert(attr).second)
+      return success();
     for (int64_t id : ids)
       if (!mesh.contains(id))
-        return at->emitOpError() << "uses device " << id << " which is not in mesh "
-                                 << meshName;
+        return at->emitOpError() << "uses device " << id
+                                 << " which is not in mesh " << meshName;
     return success();
   };
-  auto checkType = [&](Operation *at, Type type) {
-    if (DevicesAttr devices = getPlacement(type))
-      return checkIds(at, devices.getIds());
-    return success();
+  auto checkDevices = [&](Operation *at, DevicesAttr devices) {
+    return devices ? checkIds(at, devices, devices.getIds()) : success();
   };
   for (Type type : cast<FunctionOpInterface>(func).getArgumentTypes())
-    if (failed(checkType(func, type)))
+    if (failed(checkDevices(func, getPlacement(type))))
       return failure();
   WalkResult result = func->walk([&](Operation *op) -> WalkResult {
     for (Type type : op->getResultTypes())
-      if (failed(checkType(op, type)))
+      if (failed(checkDevices(op, getPlacement(type))))
         return WalkResult::interrupt();
-    for (NamedAttribute attr : op->getAttrs()) {
-      if (auto groups = dyn_cast<DeviceGroupsAttr>(attr.getValue()))
-        if (failed(checkIds(op, groups.getIds())))
-          return WalkResult::interrupt();
-      if (auto devices = dyn_cast<DevicesAttr>(attr.getValue()))
-        if (failed(checkIds(op, devices.getIds())))
-          return WalkResult::interrupt();
+    if (auto collective = dyn_cast<CollectiveOpInterface>(op)) {
+      DeviceGroupsAttr groups = collective.getGroupsAttr();
+      if (failed(checkIds(op, groups, groups.getIds())))
+        return WalkResult::interrupt();
     }
+    if (auto send = dyn_cast<SendOp>(op))
+      if (failed(checkDevices(op, send.getTo())))
+        return WalkResult::interrupt();
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
