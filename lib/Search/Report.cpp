@@ -143,6 +143,7 @@ static nlohmann::ordered_json getRow(const Evaluation &e) {
   row["tokens_per_s"] = e.tokensPerS;
   row["peak_memory_bytes"] = e.peakMemoryBytes;
   row["memory_bound_bytes"] = e.memoryBoundBytes;
+  row["step_time_bound_s"] = e.stepTimeBoundS;
   row["fits"] = e.fits;
   row["mfu"] = e.mfu;
   row["num_tasks"] = e.numTasks;

@@ -35,8 +35,10 @@ std::string_view methodName(Method method);
 
 struct Evaluation {
   Configuration config;
-  /// The analytical lower bound the configuration passed.
+  /// The lower bounds the configuration passed (memory: the larger of the
+  /// analytical and the single-stage one).
   int64_t memoryBoundBytes = 0;
+  double stepTimeBoundS = 0;
   Method method = Method::Exact;
   double stepTimeS = 0;
   int64_t peakMemoryBytes = 0;

@@ -195,17 +195,23 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
   for (auto *v : {&stage->parameterBytes, &stage->persistentBytes,
                   &stage->stashBytes, &stage->dataBytes})
     v->assign(numLayers, 0);
-  std::vector<bool> readByBackward(n, false);
-  for (sim::TaskId id = 0; id < n; ++id)
-    if (stage->tasks[id].role == TaskRole::Unit &&
-        stage->tasks[id].kind == UnitKind::Backward)
-      for (uint32_t dep : stage->tasks[id].deps)
-        readByBackward[dep] = true;
+  // A stashed value is counted once, in the layer of its first backward
+  // reader: with a pipeline the copy that waits for the backward is on the
+  // reader's stage (the producer's may be freed once sent on).
+  std::vector<bool> stashed(n, false);
   for (sim::TaskId id = 0; id < n; ++id) {
-    const TemplateTask &t = stage->tasks[id];
-    if (t.role == TaskRole::Unit && t.kind == UnitKind::Forward &&
-        t.microbatch == 0 && readByBackward[id] && layerOf[id] >= 0)
-      stage->stashBytes[layerOf[id]] += t.task.resultBytes;
+    const TemplateTask &reader = stage->tasks[id];
+    if (reader.role != TaskRole::Unit || reader.kind != UnitKind::Backward ||
+        layerOf[id] < 0)
+      continue;
+    for (uint32_t dep : reader.deps) {
+      const TemplateTask &t = stage->tasks[dep];
+      if (t.role == TaskRole::Unit && t.kind == UnitKind::Forward &&
+          t.microbatch == 0 && !stashed[dep]) {
+        stashed[dep] = true;
+        stage->stashBytes[layerOf[id]] += t.task.resultBytes;
+      }
+    }
   }
 
   const auto &residents = program.getResidents();

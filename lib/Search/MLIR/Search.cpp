@@ -672,6 +672,7 @@ struct Scenario {
   ScenarioReport report;
   std::vector<Configuration> survivors;
   std::vector<int64_t> bounds;
+  std::vector<double> timeBounds;
   /// Per survivor: its evaluation or why the transforms refused it.
   std::vector<std::optional<Evaluation>> evaluations;
   std::vector<std::string> failures;
@@ -791,6 +792,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
         scenario.bounds.push_back(bound);
       }
       scenario.evaluations.resize(scenario.survivors.size());
+      scenario.timeBounds.resize(scenario.survivors.size());
       scenario.failures.resize(scenario.survivors.size());
       scenarios.push_back(std::move(scenario));
     }
@@ -945,6 +947,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       }
       double bound =
           getStepTimeLowerBound(*templates.at(replica), cuts.at(cutKey), c);
+      scenario.timeBounds[i] = bound;
       pending[s].push_back({s, i,
                             bound > 0 ? double(c.globalBatch) / bound
                                       : std::numeric_limits<double>::infinity()});
@@ -1076,6 +1079,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       const Configuration &c = scenario.survivors[i];
       evaluation.config = c;
       evaluation.memoryBoundBytes = scenario.bounds[i];
+      evaluation.stepTimeBoundS = scenario.timeBounds[i];
       evaluation.fits = evaluation.peakMemoryBytes <= capacity;
       double samples = double(c.globalBatch);
       evaluation.samplesPerS =

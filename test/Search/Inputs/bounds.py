@@ -1,15 +1,19 @@
-"""Checks that the memory lower bound of every simulated configuration of a
-dist-search CSV is at most its simulated peak (a sound bound never prunes a
-configuration that fits)."""
+"""Checks that the memory and step-time lower bounds of every simulated
+configuration of a dist-search CSV are at most its simulated peak and step
+time (sound bounds never prune what could fit or win)."""
 import csv
 import sys
 
 rows = list(csv.DictReader(open(sys.argv[1])))
 for row in rows:
-    if int(row["memory_bound_bytes"]) > int(row["peak_memory_bytes"]):
-        print("UNSOUND %s dp=%s tp=%s pp=%s mb=%s %s: bound %s > peak %s" % (
-            row["method"], row["dp"], row["tp"], row["pp"], row["microbatches"],
-            row["schedule"], row["memory_bound_bytes"], row["peak_memory_bytes"]))
-ratios = [int(r["memory_bound_bytes"]) / int(r["peak_memory_bytes"]) for r in rows]
-print("checked %d configurations, bound / peak in [%.2f, %.2f]" % (
-    len(rows), min(ratios), max(ratios)))
+    for bound, value in (("memory_bound_bytes", "peak_memory_bytes"),
+                         ("step_time_bound_s", "step_time_s")):
+        if float(row[bound]) > float(row[value]):
+            print("UNSOUND %s %s dp=%s tp=%s pp=%s mb=%s %s: %s > %s" % (
+                bound, row["method"], row["dp"], row["tp"], row["pp"],
+                row["microbatches"], row["schedule"], row[bound], row[value]))
+for bound, value in (("memory_bound_bytes", "peak_memory_bytes"),
+                     ("step_time_bound_s", "step_time_s")):
+    ratios = [float(r[bound]) / float(r[value]) for r in rows]
+    print("%s / %s in [%.2f, %.2f]" % (bound, value, min(ratios), max(ratios)))
+print("checked %d configurations" % len(rows))
