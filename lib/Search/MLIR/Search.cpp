@@ -322,8 +322,6 @@ public:
   FailureOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
                                               std::string &error);
 
-  const cost::CostModel &getCostModel() const { return costModel; }
-
 private:
   /// The .mlir model, checked to have one function with a body.
   FailureOr<OwningOpRef<ModuleOp>> parseFile(std::string &error);
