@@ -14,9 +14,10 @@
 //     prologue (before the first microbatch), unit tasks (`dist.stage`,
 //     `dist.microbatch`, `dist.phase`), step values the pass builds lazily
 //     before their first user, and each stage's epilogue;
-//   - units are merged in the order dist-pipeline computes (its list
-//     scheduling, replayed with the same costs: FLOPs + 1 per op of the
-//     unsplit program, over the microbatches), microbatch k replaying the
+//   - units are merged in the order dist-pipeline computes: its own
+//     getStageSchedule and mergePipelineUnits (Pipeline.h), fed with the
+//     pass's costs (FLOPs + 1 per op of the unsplit program, over the
+//     microbatches) rebuilt from the template; microbatch k replays the
 //     template's microbatch min(k, 1);
 //   - a task's dependency on template microbatch j from microbatch j' is
 //     remapped to composed microbatch k - (j' - j); the epilogue reads the
@@ -35,6 +36,7 @@
 #define DISTIR_SEARCH_COMPOSE_H
 
 #include "distir/CostModel/CostModel.h"
+#include "distir/Dialect/Dist/Transforms/Pipeline.h"
 #include "distir/Search/Report.h"
 #include "distir/Search/Space.h"
 #include "distir/Simulator/Program.h"
@@ -49,7 +51,9 @@
 namespace distir {
 namespace search {
 
-enum class UnitKind : uint8_t { Forward, Backward, Epilogue };
+/// dist-pipeline's unit kinds: composition orders the units with its
+/// definition (getStageSchedule, mergePipelineUnits).
+using UnitKind = mlir::dist::PipelineUnitKind;
 
 /// When a template task runs in the pipelined step.
 enum class TaskRole : uint8_t {

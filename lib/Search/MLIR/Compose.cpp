@@ -7,10 +7,11 @@
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
 
-#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 using namespace mlir;
@@ -242,150 +243,92 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
 }
 
 //===----------------------------------------------------------------------===//
-// The order of the units (dist-pipeline's list scheduling, replayed)
+// The order of the units (dist-pipeline's, from its own definition)
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-struct Unit {
-  int64_t stage;
-  UnitKind kind;
-  int64_t microbatch; // -1 for the epilogue
-};
+using mlir::dist::PipelineUnit;
 
-/// The order dist-pipeline gives the units of `m` microbatches: each
-/// stage's sequence by the schedule, merged by simulating it with the
-/// unsplit ops' FLOPs + 1 as durations (ties: the lowest stage). The costs
-/// are summed in the pass's order (the template's) so that ties break the
-/// same way.
+mlir::dist::PipelineSchedule getPipelineSchedule(Schedule schedule) {
+  return schedule == Schedule::GPipe ? mlir::dist::PipelineSchedule::GPipe
+                                     : mlir::dist::PipelineSchedule::OneFOneB;
+}
+
+/// The order dist-pipeline gives the units of `m` microbatches: the pass's
+/// PipelineUnitGraph rebuilt from the template, merged by the pass's
+/// mergePipelineUnits. Durations are the unsplit ops' FLOPs + 1, summed in
+/// the pass's order (the template's) so that ties break the same way.
 bool orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule,
-                std::vector<Unit> &order, std::string &error) {
+                llvm::SmallVectorImpl<PipelineUnit> &order,
+                std::string &error) {
   const int64_t numStages = stage.numStages;
-  std::vector<double> forwardCost(numStages, 0), backwardCost(numStages, 0),
-      epilogueCost(numStages, 0);
-  std::vector<bool> hasForward(numStages, false), hasBackward(numStages, false),
-      hasEpilogue(numStages, false);
-  using Dep = std::pair<int64_t, UnitKind>;
-  std::vector<llvm::SmallSet<Dep, 4>> forwardDeps(numStages),
-      backwardDeps(numStages), epilogueDeps(numStages);
+  mlir::dist::PipelineUnitGraph graph;
+  graph.numStages = numStages;
+  graph.numMicrobatches = m;
+  graph.sequences.resize(numStages);
+  graph.inputs.resize(numStages);
+  graph.durations.assign(numStages, {0, 0, 0});
+  std::vector<std::array<bool, 3>> hasKind(numStages, {false, false, false});
   for (const TemplateTask &t : stage.tasks) {
     bool unit0 = t.role == TaskRole::Unit && t.microbatch == 0;
     bool epilogue = t.role == TaskRole::Epilogue;
     if (!unit0 && !epilogue)
       continue;
     int64_t s = t.stage;
-    if (epilogue)
-      hasEpilogue[s] = true;
-    else
-      (t.kind == UnitKind::Forward ? hasForward : hasBackward)[s] = true;
+    UnitKind kind = epilogue ? UnitKind::Epilogue : t.kind;
+    hasKind[s][size_t(kind)] = true;
     if (!t.counted)
       continue;
     // The pass costs the op at the replica's whole batch: m microbatches.
-    if (epilogue)
-      epilogueCost[s] += t.opFlops + 1;
-    else
-      (t.kind == UnitKind::Forward ? forwardCost : backwardCost)[s] +=
-          t.opFlops * double(m) + 1;
-    auto &deps = epilogue ? epilogueDeps[s]
-                 : t.kind == UnitKind::Forward ? forwardDeps[s]
-                                               : backwardDeps[s];
+    graph.durations[s][size_t(kind)] +=
+        epilogue ? t.opFlops + 1 : t.opFlops * double(m) + 1;
+    auto &inputs = graph.inputs[s][size_t(kind)];
     for (uint32_t dep : t.deps) {
       const TemplateTask &d = stage.tasks[dep];
       if (d.stage == s)
         continue;
+      std::pair<int64_t, UnitKind> input;
       if (epilogue) {
-        if (d.role == TaskRole::Epilogue || d.role == TaskRole::Unit)
-          deps.insert({d.stage, UnitKind::Epilogue});
+        if (d.role != TaskRole::Epilogue && d.role != TaskRole::Unit)
+          continue;
+        input = {d.stage, UnitKind::Epilogue};
       } else if (d.role == TaskRole::Unit) {
-        deps.insert({d.stage, d.kind});
-      }
-    }
-  }
-
-  std::vector<std::vector<Unit>> sequences(numStages);
-  for (int64_t s = 0; s < numStages; ++s) {
-    std::vector<Unit> &seq = sequences[s];
-    auto forward = [&](int64_t k) {
-      if (hasForward[s])
-        seq.push_back({s, UnitKind::Forward, k});
-    };
-    auto backward = [&](int64_t k) {
-      if (hasBackward[s])
-        seq.push_back({s, UnitKind::Backward, k});
-    };
-    if (schedule == Schedule::GPipe || !hasBackward[s]) {
-      for (int64_t k = 0; k < m; ++k)
-        forward(k);
-      for (int64_t k = 0; k < m; ++k)
-        backward(k);
-    } else {
-      int64_t warmup = std::min(numStages - s - 1, m);
-      for (int64_t k = 0; k < warmup; ++k)
-        forward(k);
-      for (int64_t k = 0; k + warmup < m; ++k) {
-        forward(k + warmup);
-        backward(k);
-      }
-      for (int64_t k = m - warmup; k < m; ++k)
-        backward(k);
-    }
-    if (hasEpilogue[s])
-      seq.push_back({s, UnitKind::Epilogue, -1});
-  }
-
-  std::vector<size_t> next(numStages, 0);
-  std::vector<double> freeAt(numStages, 0);
-  // Finish times per (stage, kind, microbatch + 1); -1: not yet.
-  std::vector<double> finish(size_t(numStages) * 3 * size_t(m + 1), -1);
-  auto key = [&](int64_t s, UnitKind kind, int64_t k) {
-    return (size_t(s) * 3 + size_t(kind)) * size_t(m + 1) + size_t(k + 1);
-  };
-  size_t total = 0;
-  for (const auto &seq : sequences)
-    total += seq.size();
-  order.reserve(total);
-  while (order.size() < total) {
-    int64_t best = -1;
-    double bestStart = 0;
-    for (int64_t s = 0; s < numStages; ++s) {
-      if (next[s] >= sequences[s].size())
+        input = {d.stage, d.kind};
+      } else {
         continue;
-      const Unit &unit = sequences[s][next[s]];
-      const auto &deps = unit.kind == UnitKind::Forward    ? forwardDeps[s]
-                         : unit.kind == UnitKind::Backward ? backwardDeps[s]
-                                                           : epilogueDeps[s];
-      double start = freeAt[s];
-      bool ready = true;
-      for (const Dep &dep : deps) {
-        int64_t k = dep.second == UnitKind::Epilogue ? -1 : unit.microbatch;
-        double finished = finish[key(dep.first, dep.second, k)];
-        if (finished < 0) {
-          ready = false;
-          break;
-        }
-        start = std::max(start, finished);
       }
-      if (ready && (best < 0 || start < bestStart)) {
-        best = s;
-        bestStart = start;
-      }
+      if (!llvm::is_contained(inputs, input))
+        inputs.push_back(input);
     }
-    if (best < 0) {
-      error = "the " + std::string(scheduleName(schedule)) +
-              " schedule cannot run this cut: a stage waits for a value that "
-              "its own schedule produces later";
-      return false;
-    }
-    const Unit &unit = sequences[best][next[best]++];
-    double cost = unit.kind == UnitKind::Forward    ? forwardCost[best]
-                  : unit.kind == UnitKind::Backward ? backwardCost[best]
-                                                    : epilogueCost[best];
-    if (unit.kind != UnitKind::Epilogue)
-      cost /= double(m);
-    freeAt[best] = bestStart + cost;
-    finish[key(best, unit.kind, unit.microbatch)] = freeAt[best];
-    order.push_back(unit);
   }
+  for (int64_t s = 0; s < numStages; ++s) {
+    graph.durations[s][size_t(UnitKind::Forward)] /= double(m);
+    graph.durations[s][size_t(UnitKind::Backward)] /= double(m);
+    bool hasForward = hasKind[s][size_t(UnitKind::Forward)];
+    bool hasBackward = hasKind[s][size_t(UnitKind::Backward)];
+    // As the pass: without a backward, 1F1B has nothing to alternate.
+    auto pipelineSchedule = hasBackward ? getPipelineSchedule(schedule)
+                                        : mlir::dist::PipelineSchedule::GPipe;
+    for (const mlir::dist::PipelineStep &step :
+         mlir::dist::getStageSchedule(pipelineSchedule, numStages, s, m))
+      if (step.backward ? hasBackward : hasForward)
+        graph.sequences[s].push_back(
+            {s, step.backward ? UnitKind::Backward : UnitKind::Forward,
+             step.microbatch});
+    if (hasKind[s][size_t(UnitKind::Epilogue)])
+      graph.sequences[s].push_back({s, UnitKind::Epilogue, -1});
+  }
+
+  FailureOr<llvm::SmallVector<PipelineUnit>> merged =
+      mlir::dist::mergePipelineUnits(graph);
+  if (failed(merged)) {
+    error = "the " + std::string(scheduleName(schedule)) +
+            " schedule cannot run this cut: a stage waits for a value that "
+            "its own schedule produces later";
+    return false;
+  }
+  order.assign(merged->begin(), merged->end());
   return true;
 }
 
@@ -539,7 +482,7 @@ bool Composer::run(Schedule schedule, std::string &error) {
     }
     return true;
   }
-  std::vector<Unit> order;
+  llvm::SmallVector<PipelineUnit> order;
   if (!orderUnits(tmpl, m, schedule, order, error))
     return false;
 
@@ -555,7 +498,7 @@ bool Composer::run(Schedule schedule, std::string &error) {
     else if (t.role == TaskRole::Epilogue)
       units[{t.stage, UnitKind::Epilogue, -1}].push_back(id);
   }
-  for (const Unit &unit : order) {
+  for (const PipelineUnit &unit : order) {
     if (unit.kind == UnitKind::Epilogue) {
       for (uint32_t id : units[{unit.stage, UnitKind::Epilogue, -1}])
         if (once[id] == sim::kNoId)
