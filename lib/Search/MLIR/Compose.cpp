@@ -305,19 +305,11 @@ bool orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule,
   for (int64_t s = 0; s < numStages; ++s) {
     graph.durations[s][size_t(UnitKind::Forward)] /= double(m);
     graph.durations[s][size_t(UnitKind::Backward)] /= double(m);
-    bool hasForward = hasKind[s][size_t(UnitKind::Forward)];
-    bool hasBackward = hasKind[s][size_t(UnitKind::Backward)];
-    // As the pass: without a backward, 1F1B has nothing to alternate.
-    auto pipelineSchedule = hasBackward ? getPipelineSchedule(schedule)
-                                        : mlir::dist::PipelineSchedule::GPipe;
-    for (const mlir::dist::PipelineStep &step :
-         mlir::dist::getStageSchedule(pipelineSchedule, numStages, s, m))
-      if (step.backward ? hasBackward : hasForward)
-        graph.sequences[s].push_back(
-            {s, step.backward ? UnitKind::Backward : UnitKind::Forward,
-             step.microbatch});
-    if (hasKind[s][size_t(UnitKind::Epilogue)])
-      graph.sequences[s].push_back({s, UnitKind::Epilogue, -1});
+    graph.sequences[s] = mlir::dist::getStageUnits(
+        getPipelineSchedule(schedule), numStages, s, m,
+        hasKind[s][size_t(UnitKind::Forward)],
+        hasKind[s][size_t(UnitKind::Backward)],
+        hasKind[s][size_t(UnitKind::Epilogue)]);
   }
 
   FailureOr<llvm::SmallVector<PipelineUnit>> merged =

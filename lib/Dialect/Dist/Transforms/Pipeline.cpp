@@ -99,6 +99,25 @@ mlir::dist::getStageSchedule(PipelineSchedule schedule, int64_t numStages,
   return steps;
 }
 
+SmallVector<PipelineUnit>
+mlir::dist::getStageUnits(PipelineSchedule schedule, int64_t numStages,
+                          int64_t stage, int64_t numMicrobatches,
+                          bool hasForward, bool hasBackward, bool hasEpilogue) {
+  SmallVector<PipelineUnit> units;
+  if (!hasBackward)
+    schedule = PipelineSchedule::GPipe;
+  for (const PipelineStep &step :
+       getStageSchedule(schedule, numStages, stage, numMicrobatches))
+    if (step.backward ? hasBackward : hasForward)
+      units.push_back({stage,
+                       step.backward ? PipelineUnitKind::Backward
+                                     : PipelineUnitKind::Forward,
+                       step.microbatch});
+  if (hasEpilogue)
+    units.push_back({stage, PipelineUnitKind::Epilogue, -1});
+  return units;
+}
+
 FailureOr<SmallVector<PipelineUnit>>
 mlir::dist::mergePipelineUnits(const PipelineUnitGraph &graph) {
   using Kind = PipelineUnitKind;
@@ -1094,24 +1113,11 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
   graph.inputs.resize(numStages);
   graph.durations.assign(numStages, {0, 0, 0});
 
-  // Each stage's sequence of units by the schedule.
-  for (int64_t s = 0; s < numStages; ++s) {
-    SmallVector<Unit> &seq = graph.sequences[s];
-    bool hasForward = !forwardOps[s].empty(),
-         hasBackward = !backwardOps[s].empty();
-    // Without backward ops 1F1B has nothing to alternate: forwards in order.
-    PipelineSchedule schedule =
-        hasBackward ? options.schedule : PipelineSchedule::GPipe;
-    for (const PipelineStep &step :
-         getStageSchedule(schedule, numStages, s, numMicrobatches)) {
-      if (step.backward ? hasBackward : hasForward)
-        seq.push_back({s,
-                       step.backward ? UnitKind::Backward : UnitKind::Forward,
-                       step.microbatch});
-    }
-    if (!epilogueOps[s].empty() || !frontierOfStage[s].empty())
-      seq.push_back({s, UnitKind::Epilogue, -1});
-  }
+  for (int64_t s = 0; s < numStages; ++s)
+    graph.sequences[s] = getStageUnits(
+        options.schedule, numStages, s, numMicrobatches,
+        !forwardOps[s].empty(), !backwardOps[s].empty(),
+        !epilogueOps[s].empty() || !frontierOfStage[s].empty());
 
   // Which units of other stages each unit reads from (same microbatch), and
   // how long the units take: FLOPs (only the order matters).

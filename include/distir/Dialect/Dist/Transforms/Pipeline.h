@@ -82,12 +82,19 @@ struct PipelineUnit {
   int64_t microbatch;
 };
 
+/// Stage `stage`'s units in schedule order: getStageSchedule's steps of the
+/// kinds the stage has (without a backward, 1F1B has nothing to alternate:
+/// the forwards in order), then its epilogue if it has one.
+llvm::SmallVector<PipelineUnit>
+getStageUnits(PipelineSchedule schedule, int64_t numStages, int64_t stage,
+              int64_t numMicrobatches, bool hasForward, bool hasBackward,
+              bool hasEpilogue);
+
 /// What the order of a pipelined block depends on.
 struct PipelineUnitGraph {
   int64_t numStages = 0;
   int64_t numMicrobatches = 0;
-  /// Per stage, its units in schedule order (getStageSchedule, then its
-  /// epilogue if it has one).
+  /// Per stage, its units in schedule order (getStageUnits).
   llvm::SmallVector<llvm::SmallVector<PipelineUnit>> sequences;
   /// Per stage and kind: the (stage, kind) units of other stages it reads
   /// from, for the same microbatch (an epilogue reads epilogues).
