@@ -144,7 +144,7 @@ int main(int argc, char **argv) {
   cl::opt<int> &threads = getThreadsOption();
   threads.setDescription("Worker threads (default: the hardware's)");
   threads.addCategory(searchCategory);
-  cl::HideUnrelatedOptions({&searchCategory, &cl::getGeneralCategory()});
+  cl::HideUnrelatedOptions(searchCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "distir configuration search: the best data / tensor / pipeline "
