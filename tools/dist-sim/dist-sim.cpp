@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/IR/Mesh.h"
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
 
@@ -55,13 +56,45 @@ static cl::opt<unsigned> topOps("top", cl::init(10),
                                 cl::cat(simCategory), cl::desc("Number of op kinds in the summary"));
 static cl::opt<double> samplesPerStep(
     "samples-per-step", cl::init(0),
-    cl::cat(simCategory), cl::desc("Samples per step, for the throughput line"));
+    cl::cat(simCategory),
+    cl::desc("Samples per step, for the throughput line (default: dimension 0 "
+             "of the first data argument, the global batch)"));
 static cl::opt<bool> timing("timing",
                             cl::cat(simCategory), cl::desc("Print lowering and simulation times"));
 static cl::opt<unsigned>
     repeat("repeat", cl::init(1),
            cl::cat(simCategory), cl::desc("Simulate this many times (benchmarking; with --timing "
                     "the mean simulation time is printed)"));
+
+/// The global batch of the step, for the throughput line: dimension 0 of the
+/// first data argument's global shape (its local size times the shards of its
+/// sharding along that dimension). 0 when the function has no data argument
+/// or its batch is not static.
+static double inferSamplesPerStep(func::FuncOp func) {
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto role = func.getArgAttrOfType<StringAttr>(i, "dist.role");
+    if (!role || role.getValue() != "data")
+      continue;
+    auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
+    if (!type || type.getRank() == 0 || type.isDynamicDim(0))
+      return 0;
+    int64_t batch = type.getDimSize(0);
+    if (auto sharding = func.getArgAttrOfType<dist::ShardingAttr>(
+            i, dist::DistDialect::kShardingAttrName)) {
+      auto mesh = SymbolTable::lookupNearestSymbolFrom<dist::MeshOp>(
+          func, sharding.getMesh());
+      if (!mesh)
+        return 0;
+      std::optional<int64_t> shards =
+          dist::Mesh::fromOp(mesh).getAxesSize(sharding.getAxesOfDim(0));
+      if (!shards)
+        return 0;
+      batch *= *shards;
+    }
+    return batch;
+  }
+  return 0;
+}
 
 static int fail(const std::string &message) {
   llvm::errs() << "dist-sim: error: " << message << "\n";
@@ -143,9 +176,11 @@ int main(int argc, char **argv) {
   }
   auto simulatedAt = std::chrono::steady_clock::now();
 
+  double samples = samplesPerStep > 0 ? double(samplesPerStep)
+                                       : inferSamplesPerStep(func);
   distir::sim::ReportContext reportContext{cluster->name,
                                            cluster->device.memoryBytes,
-                                           samplesPerStep};
+                                           samples};
   std::ostringstream summary;
   distir::sim::printSummary(summary, *result, reportContext);
   llvm::outs() << summary.str();
