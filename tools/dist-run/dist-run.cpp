@@ -166,6 +166,8 @@ struct GenerationRule {
   int64_t bound = 0;
   bool nonNegative = false;
   std::optional<double> fill;
+  /// Multiplies the uniform [-1, 1) values (1: unscaled).
+  double scale = 1.0;
 };
 
 int64_t getDimSize(Value value, int64_t axis) {
@@ -179,7 +181,8 @@ int64_t getDimSize(Value value, int64_t axis) {
 }
 
 /// Integers: dist.bound, else the size of the dim they index (take indices,
-/// cross-entropy labels), else kDefaultIntegerBound. Floats feeding an Adam
+/// cross-entropy labels), else kDefaultIntegerBound. Matmul weights (right
+/// operands of rank >= 2) are scaled by 1/sqrt(contracting size). Floats feeding an Adam
 /// step count are 1 (the first step); those feeding a variance (Adam's second
 /// moment, batch_norm's variance) are made non-negative, since a negative one
 /// would turn the results into NaN.
@@ -201,6 +204,18 @@ GenerationRule getGenerationRule(func::FuncOp func, unsigned index,
       bound = getDimSize(grad.getLogits(), static_cast<int64_t>(grad.getClassAxis()));
     if (rule.bound <= 0 && bound > 0)
       rule.bound = bound;
+    // The weight of x @ W: uniform in +-1/sqrt(K), K its contracting size,
+    // as PyTorch initializes nn.Linear. Unscaled weights make every layer
+    // multiply activations by ~sqrt(K/3): a deep net's values explode and
+    // f32 comparisons of transformed programs drown in rounding.
+    if (auto matmul = dyn_cast<dist::MatmulOp>(user);
+        matmul && operand == matmul.getRhs() && rule.scale == 1.0) {
+      bool isMatrix = cast<RankedTensorType>(operand.getType()).getRank() >= 2;
+      int64_t contracting =
+          getDimSize(operand, matmul.getTransposeB() ? -1 : -2);
+      if (isMatrix && contracting > 0)
+        rule.scale = 1.0 / std::sqrt(double(contracting));
+    }
     if (auto adam = dyn_cast<dist::AdamUpdateOp>(user)) {
       if (operand == adam.getStep())
         rule.fill = 1.0;
@@ -228,6 +243,9 @@ HostTensor generateInput(func::FuncOp func, unsigned index, const GlobalLayout &
   else if (rule.nonNegative)
     for (int64_t i = 0; i < tensor.getNumElements(); ++i)
       tensor.setFromDouble(i, std::fabs(tensor.getAsDouble(i)));
+  else if (rule.scale != 1.0)
+    for (int64_t i = 0; i < tensor.getNumElements(); ++i)
+      tensor.setFromDouble(i, tensor.getAsDouble(i) * rule.scale);
   return tensor;
 }
 
