@@ -222,4 +222,30 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def DistRecompute : Pass<"dist-recompute", "::mlir::ModuleOp"> {
+  let summary = "Activation recomputation: re-run forward ops in the backward "
+                "pass instead of keeping their results";
+  let description = [{
+    On a training step produced by dist-autodiff (before dist-parallelize or
+    dist-pipeline). `mode=full`: per `dist.layer` L, only the values that
+    cross layers (used by a forward op of another layer, returned, or used by
+    the optimizer) and the layer's inputs stay alive; every other result of a
+    forward op of layer L that a backward op uses is recomputed by clones of
+    layer L's forward ops placed right before the first backward op of layer
+    L. `mode=selective` (Korthikanti et al. 2022): only the attention core is
+    recomputed: a `dist.softmax` whose input is a `dist.matmul` (the scores)
+    and whose result, possibly through `dist.dropout`, is the lhs of a
+    `dist.matmul` (probs x V); the clones of the scores matmul, the softmax
+    and the dropouts are placed right before the first backward op of the
+    softmax's layer. Clones get `dist.phase = "backward"`, the layer, and a
+    `dist.recomputed` unit attribute. See docs/recompute.md.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"full\"",
+           "What to recompute: full or selective">,
+  ];
+  let dependentDialects = ["::mlir::dist::DistDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // DISTIR_DIALECT_DIST_TRANSFORMS_PASSES_TD
