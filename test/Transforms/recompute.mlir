@@ -1,5 +1,7 @@
 // RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=full | FileCheck %s --check-prefix=FULL
 // RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=selective | FileCheck %s --check-prefix=SEL
+// A second run finds nothing left to recompute: the clones read checkpoints only.
+// RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=full --dist-recompute=mode=full | FileCheck %s --check-prefix=FULL
 
 // Two dense layers with tanh, then attention-shaped ops in layer 1: scores
 // matmul, softmax, dropout, probs x V.

@@ -125,10 +125,17 @@ bool isCheckpoint(Value value, const RecomputeGroup &group) {
   return false;
 }
 
+/// Whether `user` is a backward op that the clones inserted before
+/// `insertBefore` can serve (the clones must dominate it).
+bool readsAfter(Operation *user, Operation *insertBefore) {
+  return hasPhase(user, "backward") &&
+         user->getBlock() == insertBefore->getBlock() &&
+         !user->isBeforeInBlock(insertBefore);
+}
+
 /// Clones what `group` needs to rematerialise before `insertBefore` and
-/// redirects the later backward uses to the clones. Returns the number of
-/// cloned ops.
-int64_t recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
+/// redirects the later backward uses to the clones.
+void recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
   // Values to rematerialise: results of the group that are no checkpoint
   // and that a backward op at or after the insertion point reads.
   llvm::SetVector<Value> needed;
@@ -137,13 +144,12 @@ int64_t recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
       if (isCheckpoint(result, group))
         continue;
       if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return hasPhase(user, "backward") &&
-                   !user->isBeforeInBlock(insertBefore);
+            return readsAfter(user, insertBefore);
           }))
         needed.insert(result);
     }
   if (needed.empty())
-    return 0;
+    return;
 
   // The ops that recompute them, stopping at values that stay alive anyway
   // (checkpoints, values from outside the group, arguments).
@@ -168,12 +174,11 @@ int64_t recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
         if (!toClone.contains(operandDef) &&
             operandDef->getBlock() == insertBefore->getBlock() &&
             !operandDef->isBeforeInBlock(insertBefore))
-          return 0;
+          return;
 
   OpBuilder builder(insertBefore);
   IRMapping mapping;
   MLIRContext *ctx = insertBefore->getContext();
-  int64_t cloned = 0;
   for (Operation *op : group.ops) {
     if (!toClone.contains(op))
       continue;
@@ -182,16 +187,13 @@ int64_t recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
     clone->setAttr(DistDialect::kLayerAttrName,
                    IntegerAttr::get(IntegerType::get(ctx, 64), group.layer));
     clone->setAttr(kRecomputedAttrName, UnitAttr::get(ctx));
-    ++cloned;
   }
   for (Value value : needed) {
     Value clone = mapping.lookup(value);
     value.replaceUsesWithIf(clone, [&](OpOperand &use) {
-      Operation *user = use.getOwner();
-      return hasPhase(user, "backward") && !user->isBeforeInBlock(insertBefore);
+      return readsAfter(use.getOwner(), insertBefore);
     });
   }
-  return cloned;
 }
 
 /// Where a module-level error points: the first function (an implicit
