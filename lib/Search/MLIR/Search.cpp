@@ -187,8 +187,8 @@ std::string ModelSource::getForwardCommand(int64_t batch) const {
 
 namespace {
 
-constexpr llvm::StringLiteral kRoleAttrName = "dist.role";
-constexpr llvm::StringLiteral kPhaseAttrName = "dist.phase";
+constexpr llvm::StringLiteral kRoleAttrName = ::mlir::dist::DistDialect::kRoleAttrName;
+constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
 
 /// A pass of a dist-opt pipeline: its name and its options as
 /// `key=value key=value`.

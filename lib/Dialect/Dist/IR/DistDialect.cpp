@@ -503,7 +503,7 @@ static LogicalResult verifyValueAttribute(Operation *op, Type type,
       return op->emitError() << what << ": '" << name << "' must be a string";
     return success();
   }
-  if (name == "dist.role") {
+  if (name == DistDialect::kRoleAttrName) {
     auto role = dyn_cast<StringAttr>(attr.getValue());
     if (!role || !llvm::is_contained({"parameter", "data", "optimizer_state",
                                       "loss", "gradient", "updated_parameter",
@@ -516,7 +516,7 @@ static LogicalResult verifyValueAttribute(Operation *op, Type type,
                                 "\"updated_optimizer_state\", \"output\"";
     return success();
   }
-  if (name == "dist.bound") {
+  if (name == DistDialect::kBoundAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << what << ": '" << name << "' must be an integer";
     return success();
@@ -605,7 +605,7 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a non-negative integer layer index";
     return success();
   }
-  if (name == "dist.phase") {
+  if (name == kPhaseAttrName) {
     auto phase = dyn_cast<StringAttr>(attr.getValue());
     if (!phase || !llvm::is_contained({"forward", "backward", "optimizer"},
                                       phase.getValue()))

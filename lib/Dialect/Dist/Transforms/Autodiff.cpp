@@ -26,8 +26,8 @@ using namespace mlir::dist;
 
 namespace {
 
-constexpr llvm::StringLiteral kRoleAttrName = "dist.role";
-constexpr llvm::StringLiteral kPhaseAttrName = "dist.phase";
+constexpr llvm::StringLiteral kRoleAttrName = ::mlir::dist::DistDialect::kRoleAttrName;
+constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
 
 enum class Optimizer { Sgd, Adam, None };
 

@@ -28,7 +28,7 @@ using namespace mlir::dist;
 
 namespace {
 
-constexpr llvm::StringLiteral kPhaseAttrName = "dist.phase";
+constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
 constexpr llvm::StringLiteral kRecomputedAttrName = "dist.recomputed";
 
 bool hasPhase(Operation *op, StringRef phase) {

@@ -30,6 +30,9 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNameAttrName = "dist.name";
     static constexpr ::llvm::StringLiteral kLayerAttrName = "dist.layer";
     static constexpr ::llvm::StringLiteral kMeshAttrName = "dist.mesh";
+    static constexpr ::llvm::StringLiteral kRoleAttrName = "dist.role";
+    static constexpr ::llvm::StringLiteral kPhaseAttrName = "dist.phase";
+    static constexpr ::llvm::StringLiteral kBoundAttrName = "dist.bound";
   }];
 }
 
