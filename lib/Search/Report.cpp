@@ -58,6 +58,15 @@ static std::string formatNumber(double value, int decimals) {
   return os.str();
 }
 
+/// Whether any configuration of `report` recomputes: then the table, the CSV
+/// and the JSON say which mode each row runs.
+static bool hasRecompute(const ScenarioReport &report) {
+  return std::any_of(report.evaluations.begin(), report.evaluations.end(),
+                     [](const Evaluation &e) {
+                       return e.config.recompute != Recompute::None;
+                     });
+}
+
 void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
   os << "model " << report.model << " on " << report.devices << " devices of "
      << report.cluster << " (" << formatBytes(report.memoryCapacityBytes)
@@ -86,9 +95,15 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
     os << "no configuration fits in memory\n\n";
     return;
   }
-  const char *header[] = {"rank", "dp",  "tp",     "pp",    "mb",
-                          "mbs",  "sched", "step ms", "samples/s", "tokens/s",
-                          "peak memory", "mem %", "MFU %", "method"};
+  std::vector<std::string> header = {
+      "rank",     "dp",          "tp",    "pp",    "mb",    "mbs",
+      "sched",    "step ms",     "samples/s", "tokens/s", "peak memory",
+      "mem %",    "MFU %",       "method"};
+  // The column appears only when the search tried recomputation, so that
+  // plain searches print what they always printed.
+  const bool showRecompute = hasRecompute(report);
+  if (showRecompute)
+    header.insert(header.begin() + 7, "recompute");
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < shown.size(); ++i) {
     const Evaluation &e = *shown[i];
@@ -105,8 +120,11 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
                           double(report.memoryCapacityBytes),
                       1),
          formatNumber(100.0 * e.mfu, 1), std::string(methodName(e.method))});
+    if (showRecompute)
+      rows.back().insert(rows.back().begin() + 7,
+                         std::string(recomputeName(c.recompute)));
   }
-  std::vector<size_t> widths(std::size(header));
+  std::vector<size_t> widths(header.size());
   for (size_t c = 0; c < widths.size(); ++c) {
     widths[c] = std::string(header[c]).size();
     for (const auto &row : rows)
@@ -127,7 +145,8 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
 
 /// One simulated configuration: the one list of fields the CSV and the
 /// JSON both write.
-static nlohmann::ordered_json getRow(const Evaluation &e) {
+static nlohmann::ordered_json getRow(const Evaluation &e,
+                                     bool withRecompute) {
   const Configuration &c = e.config;
   nlohmann::ordered_json row;
   row["global_batch"] = c.globalBatch;
@@ -137,6 +156,8 @@ static nlohmann::ordered_json getRow(const Evaluation &e) {
   row["microbatches"] = c.microbatches;
   row["microbatch_size"] = c.getMicrobatchSize();
   row["schedule"] = c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "";
+  if (withRecompute)
+    row["recompute"] = std::string(recomputeName(c.recompute));
   row["method"] = std::string(methodName(e.method));
   row["step_time_s"] = e.stepTimeS;
   row["samples_per_s"] = e.samplesPerS;
@@ -165,8 +186,9 @@ static std::string csvField(const std::string &text) {
 }
 
 void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
+  const bool withRecompute = std::any_of(reports.begin(), reports.end(), hasRecompute);
   os << "model,cluster,devices";
-  const nlohmann::ordered_json columns = getRow(Evaluation());
+  const nlohmann::ordered_json columns = getRow(Evaluation(), withRecompute);
   for (const auto &field : columns.items())
     os << "," << field.key();
   os << "\n";
@@ -176,7 +198,7 @@ void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
          << report.devices;
       // Numbers as JSON writes them: the shortest text that reads back to
       // the same double.
-      const nlohmann::ordered_json row = getRow(e);
+      const nlohmann::ordered_json row = getRow(e, withRecompute);
       for (const auto &field : row.items())
         os << "," << csvField(field.value().is_string()
                                   ? field.value().get<std::string>()
@@ -187,6 +209,7 @@ void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
 }
 
 void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
+  const bool withRecompute = std::any_of(reports.begin(), reports.end(), hasRecompute);
   nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
   for (const ScenarioReport &report : reports) {
     nlohmann::ordered_json scenario;
@@ -204,7 +227,7 @@ void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
     scenario["wall_time_s"] = report.wallTimeS;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const Evaluation &e : report.evaluations)
-      rows.push_back(getRow(e));
+      rows.push_back(getRow(e, withRecompute));
     scenario["configurations"] = std::move(rows);
     scenarios.push_back(std::move(scenario));
   }

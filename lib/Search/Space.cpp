@@ -23,18 +23,39 @@ std::optional<Schedule> parseSchedule(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view recomputeName(Recompute mode) {
+  switch (mode) {
+  case Recompute::None:
+    return "none";
+  case Recompute::Full:
+    return "full";
+  case Recompute::Selective:
+    return "selective";
+  }
+  return "none";
+}
+
+std::optional<Recompute> parseRecompute(std::string_view name) {
+  for (Recompute mode : {Recompute::None, Recompute::Full, Recompute::Selective})
+    if (name == recomputeName(mode))
+      return mode;
+  return std::nullopt;
+}
+
 std::string Configuration::str() const {
   std::ostringstream os;
   os << "dp=" << dp << " tp=" << tp << " pp=" << pp << " mb=" << microbatches;
   if (hasSchedule())
     os << " " << scheduleName(schedule);
   os << " batch=" << globalBatch;
+  if (recompute != Recompute::None)
+    os << " recompute=" << recomputeName(recompute);
   return os.str();
 }
 
 static auto key(const Configuration &c) {
   return std::make_tuple(c.devices, c.globalBatch, c.pp, c.tp, c.dp,
-                         c.microbatches, c.schedule);
+                         c.microbatches, c.schedule, c.recompute);
 }
 
 bool Configuration::operator<(const Configuration &other) const {
@@ -103,11 +124,19 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
             if (m == 1)
               schedules.resize(std::min<size_t>(schedules.size(), 1));
             for (Schedule schedule : schedules) {
-              if (!why.empty()) {
-                ++rejected[why];
-                continue;
+              for (Recompute mode : options.recomputeModes) {
+                std::string whyNot = why;
+                if (whyNot.empty() && mode != Recompute::None &&
+                    !model.recomputedStashBytesPerSample.count(mode))
+                  whyNot = "recompute=" + std::string(recomputeName(mode)) +
+                           " recomputes nothing in this model";
+                if (!whyNot.empty()) {
+                  ++rejected[whyNot];
+                  continue;
+                }
+                space.push_back(
+                    {devices, batch, dp, tp, pp, m, schedule, mode});
               }
-              space.push_back({devices, batch, dp, tp, pp, m, schedule});
             }
           }
         }
@@ -133,6 +162,14 @@ int64_t estimateMemoryLowerBound(const ModelFacts &model,
     parameters += layer.parameterBytes;
     state += layer.optimizerStateBytes;
     stashPerSample += layer.stashBytesPerSample;
+  }
+  // Recomputation keeps only the checkpoints: the clones' results are
+  // transient, so the recomputed step's stash is still a lower bound.
+  if (auto it = model.recomputedStashBytesPerSample.find(config.recompute);
+      it != model.recomputedStashBytesPerSample.end()) {
+    stashPerSample = 0;
+    for (double bytes : it->second)
+      stashPerSample += bytes;
   }
   const int64_t devicesPerReplica = config.pp * config.tp;
   // Some stage holds at least the average share of the parameters and the

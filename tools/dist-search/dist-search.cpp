@@ -90,6 +90,11 @@ static cl::list<std::string>
     schedules("schedules", cl::CommaSeparated,
               cl::desc("Pipeline schedules: gpipe, 1f1b (default: both)"),
               cl::cat(searchCategory));
+static cl::list<std::string> recomputeModes(
+    "recompute", cl::CommaSeparated,
+    cl::desc("Activation recomputation modes (dist-recompute): none, full, "
+             "selective (default: none)"),
+    cl::cat(searchCategory));
 static cl::opt<bool> powersOfTwo(
     "power-of-two", cl::desc("Only powers of two for dp, tp and pp"),
     cl::cat(searchCategory));
@@ -185,6 +190,18 @@ int main(int argc, char **argv) {
         return fail("--schedules: unknown schedule '" + name +
                     "' (gpipe or 1f1b)");
       options.space.schedules.push_back(*schedule);
+    }
+  }
+  if (!recomputeModes.empty()) {
+    options.space.recomputeModes.clear();
+    for (const std::string &name : recomputeModes) {
+      std::optional<Recompute> mode = parseRecompute(name);
+      if (!mode)
+        return fail("--recompute: unknown mode '" + name +
+                    "' (none, full or selective)");
+      if (llvm::is_contained(options.space.recomputeModes, *mode))
+        return fail("--recompute: '" + name + "' given twice");
+      options.space.recomputeModes.push_back(*mode);
     }
   }
   options.space.powersOfTwo = powersOfTwo;

@@ -36,19 +36,28 @@ enum class Schedule : uint8_t {
 std::string_view scheduleName(Schedule schedule);
 std::optional<Schedule> parseSchedule(std::string_view name);
 
+/// Activation recomputation, as `--dist-recompute=mode=...` spells it
+/// (docs/recompute.md); None runs no dist-recompute at all.
+enum class Recompute : uint8_t { None, Full, Selective };
+
+std::string_view recomputeName(Recompute mode);
+std::optional<Recompute> parseRecompute(std::string_view name);
+
 struct Configuration {
   int64_t devices = 1;
   int64_t globalBatch = 1;
   int64_t dp = 1, tp = 1, pp = 1;
   int64_t microbatches = 1;
   Schedule schedule = Schedule::OneFOneB;
+  Recompute recompute = Recompute::None;
 
   /// Samples one replica processes per microbatch.
   int64_t getMicrobatchSize() const { return globalBatch / (dp * microbatches); }
   /// Whether the schedule changes anything: with one microbatch both
   /// schedules run each stage's forward, then its backward.
   bool hasSchedule() const { return microbatches > 1; }
-  /// "dp=2 tp=4 pp=8 mb=16 1f1b batch=1536": the key configurations are
+  /// "dp=2 tp=4 pp=8 mb=16 1f1b batch=1536" (plus " recompute=full" when
+  /// it recomputes): the key configurations are
   /// sorted by when their throughputs tie, and the form the table prints.
   std::string str() const;
 
@@ -86,6 +95,11 @@ struct ModelFacts {
   std::vector<std::pair<std::string, int64_t>> tpDivides;
   /// Peak FLOP/s of one device for the model's element type (for MFU).
   double devicePeakFlops = 0;
+  /// Per recompute mode that changes the step: the stash of each layer
+  /// (LayerFacts::stashBytesPerSample) once dist-recompute has run. A mode
+  /// absent here recomputes nothing for this model (selective without an
+  /// attention core, full without layer hints) and is skipped.
+  std::map<Recompute, std::vector<double>> recomputedStashBytesPerSample;
 };
 
 /// The user's restrictions of the space.
@@ -95,6 +109,9 @@ struct SpaceOptions {
   /// Microbatch counts to try; empty: every divisor of the per-replica batch.
   std::vector<int64_t> microbatches;
   std::vector<Schedule> schedules = {Schedule::GPipe, Schedule::OneFOneB};
+  /// Recompute modes to try. Recomputation only trades time for memory, so
+  /// the default is the plain step; the user opts in to the others.
+  std::vector<Recompute> recomputeModes = {Recompute::None};
   /// Only powers of two for dp, tp and pp (DistIR's grid).
   bool powersOfTwo = false;
   /// With one stage, also split the batch into microbatches (gradient

@@ -189,6 +189,8 @@ namespace {
 
 constexpr llvm::StringLiteral kRoleAttrName = ::mlir::dist::DistDialect::kRoleAttrName;
 constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
+/// The unit attribute dist-recompute puts on its clones (docs/recompute.md).
+constexpr llvm::StringLiteral kRecomputedAttrName = "dist.recomputed";
 
 /// A pass of a dist-opt pipeline: its name and its options as
 /// `key=value key=value`.
@@ -231,6 +233,14 @@ PassStep getParallelizeStep(const Configuration &config) {
   if (config.hasSchedule())
     options += " schedule=" + std::string(scheduleName(config.schedule));
   return {"dist-parallelize", options};
+}
+
+PassStep getAutodiffStep(const SearchOptions &options) {
+  return {"dist-autodiff", "optimizer=" + options.optimizer};
+}
+
+PassStep getRecomputeStep(Recompute recompute) {
+  return {"dist-recompute", "mode=" + std::string(recomputeName(recompute))};
 }
 
 /// Collects the first error of the context as one line without location
@@ -291,6 +301,37 @@ int64_t getBatchOf(func::FuncOp func) {
   return 0;
 }
 
+int64_t getLayer(Operation *op) {
+  if (auto layer =
+          op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName))
+    return std::max<int64_t>(0, layer.getInt());
+  return 0;
+}
+
+llvm::StringRef getPhase(Operation *op) {
+  auto phase = op->getAttrOfType<StringAttr>(kPhaseAttrName);
+  return phase ? phase.getValue() : llvm::StringRef();
+}
+
+/// Per layer, the bytes per sample of the forward results that backward ops
+/// read (LayerFacts::stashBytesPerSample).
+std::vector<double> getStashBytesPerSample(func::FuncOp func,
+                                           int64_t numLayers, double samples) {
+  std::vector<double> stash(numLayers, 0.0);
+  func.walk([&](dist::DistOpInterface op) {
+    if (getPhase(op) != "forward")
+      return;
+    int64_t layer = std::min(getLayer(op), numLayers - 1);
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return getPhase(user) == "backward";
+          }))
+        stash[layer] +=
+            double(dist::detail::getTensorBytes(result.getType())) / samples;
+  });
+  return stash;
+}
+
 class Worker {
 public:
   Worker(const ModelSource &source, const SearchOptions &options)
@@ -306,8 +347,11 @@ public:
   /// The batch a .mlir model is written for (dim 0 of its data).
   FailureOr<int64_t> getFileBatch(std::string &error);
 
-  /// The training step for a global batch of `batch` (cached), or the error.
-  FailureOr<ModuleOp> getTrainingStep(int64_t batch, std::string &error);
+  /// The training step for a global batch of `batch` with `recompute`
+  /// (cached: differentiated once per batch, recomputed once per batch and
+  /// mode), or the error.
+  FailureOr<ModuleOp> getTrainingStep(int64_t batch, Recompute recompute,
+                                      std::string &error);
   /// Facts of the model read off the training step of `batch`.
   FailureOr<ModelFacts> extractFacts(int64_t batch, std::string &error);
   /// dist-parallelize's program of dp x tp x pp devices, microbatches of
@@ -316,10 +360,12 @@ public:
   /// stretches (Compose.h).
   FailureOr<std::shared_ptr<const PipelineTemplate>>
   buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
-                int64_t numMicrobatches, Schedule schedule, std::string &error);
+                int64_t numMicrobatches, Schedule schedule,
+                Recompute recompute, std::string &error);
   /// dist-pipeline's stage of each layer for `pp` stages of the training
   /// step of `batch` samples (-1 for layer indices no op has).
   FailureOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
+                                              Recompute recompute,
                                               std::string &error);
 
 private:
@@ -336,7 +382,7 @@ private:
   // One worker, one thread: the context needs no pool of its own.
   MLIRContext ctx{MLIRContext::Threading::DISABLED};
   ErrorCollector errors;
-  std::map<int64_t, OwningOpRef<ModuleOp>> trainingSteps;
+  std::map<std::pair<int64_t, Recompute>, OwningOpRef<ModuleOp>> trainingSteps;
 };
 
 FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
@@ -448,41 +494,42 @@ LogicalResult Worker::runPasses(ModuleOp module, llvm::ArrayRef<PassStep> steps,
   return success();
 }
 
-FailureOr<ModuleOp> Worker::getTrainingStep(int64_t batch, std::string &error) {
-  auto it = trainingSteps.find(batch);
+FailureOr<ModuleOp> Worker::getTrainingStep(int64_t batch, Recompute recompute,
+                                            std::string &error) {
+  auto it = trainingSteps.find({batch, recompute});
   if (it != trainingSteps.end())
     return *it->second;
-  FailureOr<OwningOpRef<ModuleOp>> module = buildForward(batch, error);
-  if (failed(module))
+  OwningOpRef<ModuleOp> module;
+  if (recompute == Recompute::None) {
+    FailureOr<OwningOpRef<ModuleOp>> forward = buildForward(batch, error);
+    if (failed(forward))
+      return failure();
+    module = std::move(*forward);
+  } else {
+    FailureOr<ModuleOp> plain = getTrainingStep(batch, Recompute::None, error);
+    if (failed(plain))
+      return failure();
+    module = plain->clone();
+  }
+  PassStep pass = recompute == Recompute::None ? getAutodiffStep(options)
+                                               : getRecomputeStep(recompute);
+  if (failed(runPasses(*module, {pass}, error)))
     return failure();
-  if (failed(runPasses(**module,
-                       {{"dist-autodiff", "optimizer=" + options.optimizer}},
-                       error)))
-    return failure();
-  ModuleOp step = **module;
-  trainingSteps[batch] = std::move(*module);
+  ModuleOp step = *module;
+  trainingSteps[{batch, recompute}] = std::move(module);
   return step;
 }
 
 FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
-  FailureOr<ModuleOp> step = getTrainingStep(batch, error);
+  FailureOr<ModuleOp> step = getTrainingStep(batch, Recompute::None, error);
   if (failed(step))
     return failure();
   func::FuncOp func = getBodyFunction(*step);
   ModelFacts facts;
   facts.name = source.spec;
-  auto layerOf = [](Operation *op) -> int64_t {
-    if (auto layer = op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName))
-      return std::max<int64_t>(0, layer.getInt());
-    return 0;
-  };
-  auto phaseOf = [](Operation *op) {
-    auto phase = op->getAttrOfType<StringAttr>(kPhaseAttrName);
-    return phase ? phase.getValue() : llvm::StringRef();
-  };
   int64_t numLayers = 1;
   func.walk([&](Operation *op) {
-    numLayers = std::max(numLayers, layerOf(op) + 1);
+    numLayers = std::max(numLayers, getLayer(op) + 1);
   });
   facts.layers.resize(numLayers);
   const double samples = double(batch);
@@ -502,7 +549,7 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
       for (Operation *user : arg.getUsers())
         if (!first || user->isBeforeInBlock(first))
           first = user;
-      layer = layerOf(first);
+      layer = getLayer(first);
     }
     if (role.getValue() == "parameter") {
       facts.layers[layer].parameterBytes += bytes;
@@ -522,22 +569,34 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
       }
     }
   }
+  std::vector<double> stash = getStashBytesPerSample(func, numLayers, samples);
+  for (int64_t layer = 0; layer < numLayers; ++layer)
+    facts.layers[layer].stashBytesPerSample = stash[layer];
+  // Model FLOPs, as MFU counts them: recomputation is not useful work, so
+  // they come from the plain step.
   double modelFlops = 0;
   func.walk([&](dist::DistOpInterface op) {
-    llvm::StringRef phase = phaseOf(op);
-    double flops = op.getFlops();
-    if (phase == "forward") {
-      for (Value result : op->getResults())
-        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-              return phaseOf(user) == "backward";
-            }))
-          facts.layers[layerOf(op)].stashBytesPerSample +=
-              double(dist::detail::getTensorBytes(result.getType())) / samples;
-    }
+    llvm::StringRef phase = getPhase(op);
     if (phase == "forward" || phase == "backward")
-      modelFlops += flops;
+      modelFlops += op.getFlops();
   });
   facts.modelFlopsPerSample = modelFlops / samples;
+  for (Recompute mode : options.space.recomputeModes) {
+    if (mode == Recompute::None)
+      continue;
+    FailureOr<ModuleOp> recomputed = getTrainingStep(batch, mode, error);
+    if (failed(recomputed))
+      return failure();
+    func::FuncOp recomputedFunc = getBodyFunction(*recomputed);
+    bool changed = false;
+    recomputedFunc.walk([&](Operation *op) {
+      if (op->hasAttr(kRecomputedAttrName))
+        changed = true;
+    });
+    if (changed)
+      facts.recomputedStashBytesPerSample[mode] =
+          getStashBytesPerSample(recomputedFunc, numLayers, samples);
+  }
   if (source.kind == ModelSource::Kind::Gpt)
     facts.tpDivides = {{"attention heads (" + std::to_string(source.gpt.heads) + ")",
                         source.gpt.heads}};
@@ -558,12 +617,14 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
 FailureOr<std::shared_ptr<const PipelineTemplate>>
 Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
                       int64_t microbatchSize, int64_t numMicrobatches,
-                      Schedule schedule, std::string &error) {
+                      Schedule schedule, Recompute recompute,
+                      std::string &error) {
   Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
                        dp,           tp,
                        pp,           numMicrobatches,
-                       schedule};
-  FailureOr<ModuleOp> step = getTrainingStep(config.globalBatch, error);
+                       schedule,     recompute};
+  FailureOr<ModuleOp> step =
+      getTrainingStep(config.globalBatch, recompute, error);
   if (failed(step))
     return failure();
   OwningOpRef<ModuleOp> module = step->clone();
@@ -581,8 +642,9 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
 }
 
 FailureOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
+                                                    Recompute recompute,
                                                     std::string &error) {
-  FailureOr<ModuleOp> step = getTrainingStep(batch, error);
+  FailureOr<ModuleOp> step = getTrainingStep(batch, recompute, error);
   if (failed(step))
     return failure();
   OwningOpRef<ModuleOp> module = step->clone();
@@ -676,11 +738,15 @@ struct Scenario {
   std::vector<std::string> failures;
 };
 
-/// dist-opt's view of `config`: autodiff, then the parallelization.
+/// dist-opt's view of `config`: autodiff, recomputation, then the
+/// parallelization.
 std::vector<PassStep> getCommandSteps(const Configuration &config,
                                       const SearchOptions &options) {
-  return {{"dist-autodiff", "optimizer=" + options.optimizer},
-          getParallelizeStep(config)};
+  std::vector<PassStep> steps = {getAutodiffStep(options)};
+  if (config.recompute != Recompute::None)
+    steps.push_back(getRecomputeStep(config.recompute));
+  steps.push_back(getParallelizeStep(config));
+  return steps;
 }
 
 std::string getCommand(const ModelSource &source, const Configuration &config,
@@ -694,10 +760,13 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
          " --samples-per-step " + std::to_string(config.globalBatch);
 }
 
-/// A template: model, dp, tp, pp, microbatch size, microbatches, and the
-/// schedule when the template is the whole program of two microbatches.
+/// A template: model, dp, tp, pp, microbatch size, microbatches, the
+/// schedule when the template is the whole program of two microbatches, and
+/// the recompute mode.
 using TemplateKey =
-    std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int>;
+    std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int>;
+/// A stage cut: model, global batch, pp, recompute mode.
+using CutKey = std::tuple<size_t, int64_t, int64_t, int>;
 
 } // namespace
 
@@ -809,8 +878,8 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
   // each once (templates are shared by every device count).
   std::map<TemplateKey, std::shared_ptr<const PipelineTemplate>> templates;
   std::map<TemplateKey, std::string> templateErrors;
-  std::map<std::tuple<size_t, int64_t, int64_t>, std::vector<int64_t>> cuts;
-  std::map<std::tuple<size_t, int64_t, int64_t>, std::string> cutErrors;
+  std::map<CutKey, std::vector<int64_t>> cuts;
+  std::map<CutKey, std::string> cutErrors;
   std::function<void(size_t)> progress;
   int64_t progressDone = 0, progressTotal = 0;
   if (options.progress)
@@ -828,10 +897,12 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     runParallel(
         keys.size(), threads,
         [&](unsigned thread, size_t i) {
-          auto [model, dp, tp, pp, size, count, schedule] = keys[i];
+          auto [model, dp, tp, pp, size, count, schedule, recompute] =
+              keys[i];
           FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
               getWorker(thread, model).buildTemplate(
-                  dp, tp, pp, size, count, Schedule(schedule), errors[i]);
+                  dp, tp, pp, size, count, Schedule(schedule),
+                  Recompute(recompute), errors[i]);
           if (succeeded(stage))
             built[i] = *stage;
           else if (errors[i].empty())
@@ -851,23 +922,25 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     int64_t count = whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
     int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
     return TemplateKey{model, c.dp, c.tp, c.pp, c.getMicrobatchSize(), count,
-                       schedule};
+                       schedule, int(c.recompute)};
   };
   // One single-stage, single-microbatch build per (dp, tp, global batch)
   // bounds every microbatch count (Compose.h): it is also the whole program
   // of the configuration without pipeline and microbatches.
   auto replicaOf = [&](size_t model, const Configuration &c) {
-    return TemplateKey{model, c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0};
+    return TemplateKey{model, c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0,
+                       int(c.recompute)};
   };
 
   // The replicas (one stage, one microbatch) give every bound, and the
   // stage cuts at the global batch say where the layers go.
   std::vector<TemplateKey> replicaKeys;
-  std::vector<std::tuple<size_t, int64_t, int64_t>> cutKeys;
+  std::vector<CutKey> cutKeys;
   for (const Scenario &scenario : scenarios)
     for (const Configuration &c : scenario.survivors) {
       replicaKeys.push_back(replicaOf(scenario.model, c));
-      cutKeys.push_back({scenario.model, c.globalBatch, c.pp});
+      cutKeys.push_back(
+          {scenario.model, c.globalBatch, c.pp, int(c.recompute)});
     }
   std::sort(cutKeys.begin(), cutKeys.end());
   cutKeys.erase(std::unique(cutKeys.begin(), cutKeys.end()), cutKeys.end());
@@ -877,9 +950,9 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     runParallel(
         cutKeys.size(), threads,
         [&](unsigned thread, size_t i) {
-          auto [model, batch, pp] = cutKeys[i];
-          FailureOr<std::vector<int64_t>> cut =
-              getWorker(thread, model).getStageCut(batch, pp, errors[i]);
+          auto [model, batch, pp, recompute] = cutKeys[i];
+          FailureOr<std::vector<int64_t>> cut = getWorker(thread, model)
+              .getStageCut(batch, pp, Recompute(recompute), errors[i]);
           if (succeeded(cut))
             built[i] = std::move(*cut);
           else if (errors[i].empty())
@@ -925,7 +998,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     Scenario &scenario = scenarios[s];
     for (size_t i = 0; i < scenario.survivors.size(); ++i) {
       const Configuration &c = scenario.survivors[i];
-      auto cutKey = std::make_tuple(scenario.model, c.globalBatch, c.pp);
+      CutKey cutKey{scenario.model, c.globalBatch, c.pp, int(c.recompute)};
       if (auto it = cutErrors.find(cutKey); it != cutErrors.end()) {
         scenario.failures[i] = it->second;
         continue;
@@ -1015,7 +1088,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       if (it == templates.end() || whole[r])
         continue;
       const std::vector<int64_t> &cut =
-          cuts.at({scenario.model, c.globalBatch, c.pp});
+          cuts.at({scenario.model, c.globalBatch, c.pp, int(c.recompute)});
       for (size_t layer = 0; layer < cut.size(); ++layer)
         if (layer < it->second->stageOfLayer.size() &&
             it->second->stageOfLayer[layer] >= 0 && cut[layer] >= 0 &&

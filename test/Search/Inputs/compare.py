@@ -6,7 +6,8 @@ import sys
 
 exact_csv, composed_csv, time_tolerance, memory_tolerance = sys.argv[1:5]
 key = lambda r: (r["model"], r["devices"], r["global_batch"], r["dp"], r["tp"],
-                 r["pp"], r["microbatches"], r["schedule"])
+                 r["pp"], r["microbatches"], r["schedule"],
+                 r.get("recompute", "none"))
 exact = {key(r): r for r in csv.DictReader(open(exact_csv)) if r["method"] == "exact"}
 compared = worst_time = worst_memory = 0
 for row in csv.DictReader(open(composed_csv)):
