@@ -190,7 +190,8 @@ namespace {
 constexpr llvm::StringLiteral kRoleAttrName = ::mlir::dist::DistDialect::kRoleAttrName;
 constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
 /// The unit attribute dist-recompute puts on its clones (docs/recompute.md).
-constexpr llvm::StringLiteral kRecomputedAttrName = "dist.recomputed";
+constexpr llvm::StringLiteral kRecomputedAttrName =
+    ::mlir::dist::DistDialect::kRecomputedAttrName;
 
 /// A pass of a dist-opt pipeline: its name and its options as
 /// `key=value key=value`.

@@ -29,7 +29,8 @@ using namespace mlir::dist;
 namespace {
 
 constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
-constexpr llvm::StringLiteral kRecomputedAttrName = "dist.recomputed";
+constexpr llvm::StringLiteral kRecomputedAttrName =
+    ::mlir::dist::DistDialect::kRecomputedAttrName;
 
 bool hasPhase(Operation *op, StringRef phase) {
   auto attr = op->getAttrOfType<StringAttr>(kPhaseAttrName);

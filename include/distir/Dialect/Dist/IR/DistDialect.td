@@ -33,6 +33,7 @@ def Dist_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kRoleAttrName = "dist.role";
     static constexpr ::llvm::StringLiteral kPhaseAttrName = "dist.phase";
     static constexpr ::llvm::StringLiteral kBoundAttrName = "dist.bound";
+    static constexpr ::llvm::StringLiteral kRecomputedAttrName = "dist.recomputed";
   }];
 }
 
