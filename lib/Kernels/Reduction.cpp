@@ -218,9 +218,13 @@ Status logSoftmax(const HostTensor &x, int64_t axis, HostTensor &result) {
                      /*logOutput=*/true, result);
 }
 
-Status softmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
-                   double scale, HostTensor &dx) {
-  const char *name = "softmax_grad";
+/// The gradients of the softmax family share one shape: per row along
+/// `axis`, a sum of `term(g, y)` over the row, then `combine(g, y, sum)`
+/// elementwise (g the incoming gradient, y the forward op's output).
+template <typename Term, typename Combine>
+static Status rowSumGradient(const char *name, const HostTensor &dy,
+                             const HostTensor &y, int64_t axis, HostTensor &dx,
+                             Term term, Combine combine) {
   DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "dy", dy, "y", y));
   int64_t dim;
   DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, y.getRank(), dim));
@@ -233,15 +237,15 @@ Status softmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
     for (int64_t r = 0; r < split.outer; ++r)
       for (int64_t i = 0; i < split.inner; ++i) {
         const int64_t base = r * split.axis * split.inner + i;
-        double dot = 0.0;
+        double sum = 0.0;
         for (int64_t j = 0; j < split.axis; ++j) {
           int64_t at = base + j * split.inner;
-          dot += static_cast<double>(g[at]) * p[at];
+          sum += term(static_cast<double>(g[at]), static_cast<double>(p[at]));
         }
-        const T dotT = static_cast<T>(dot), scaleT = static_cast<T>(scale);
+        const T sumT = static_cast<T>(sum);
         for (int64_t j = 0; j < split.axis; ++j) {
           int64_t at = base + j * split.inner;
-          o[at] = scaleT * p[at] * (g[at] - dotT);
+          o[at] = combine(g[at], p[at], sumT);
         }
       }
     o.commit();
@@ -251,35 +255,27 @@ Status softmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
   return Status::success();
 }
 
+Status softmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
+                   double scale, HostTensor &dx) {
+  // scale * y * (dy - sum(dy * y)).
+  return rowSumGradient(
+      "softmax_grad", dy, y, axis, dx,
+      [](double g, double p) { return g * p; },
+      [scale](auto g, auto p, auto dot) {
+        using T = decltype(g);
+        return static_cast<T>(scale) * p * (g - dot);
+      });
+}
+
 Status logSoftmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
                       HostTensor &dx) {
-  const char *name = "log_softmax_grad";
-  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "dy", dy, "y", y));
-  int64_t dim;
-  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, y.getRank(), dim));
-  HostTensor out(y.getElementType(), y.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, y.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> g(dy), logp(y);
-    OutputView<T> o(out);
-    AxisSplit split = splitAtAxis(y.getShape(), dim);
-    for (int64_t r = 0; r < split.outer; ++r)
-      for (int64_t i = 0; i < split.inner; ++i) {
-        const int64_t base = r * split.axis * split.inner + i;
-        double total = 0.0;
-        for (int64_t j = 0; j < split.axis; ++j)
-          total += g[base + j * split.inner];
-        const T totalT = static_cast<T>(total);
-        for (int64_t j = 0; j < split.axis; ++j) {
-          int64_t at = base + j * split.inner;
-          o[at] = g[at] - std::exp(logp[at]) * totalT;
-        }
-      }
-    o.commit();
-    return Status::success();
-  }));
-  dx = std::move(out);
-  return Status::success();
+  // dy - exp(y) * sum(dy), y = log_softmax(x).
+  return rowSumGradient(
+      "log_softmax_grad", dy, y, axis, dx, [](double g, double) { return g; },
+      [](auto g, auto logp, auto total) {
+        using T = decltype(g);
+        return static_cast<T>(g - std::exp(logp) * total);
+      });
 }
 
 Status crossEntropy(const HostTensor &logits, const HostTensor &labels,
