@@ -72,7 +72,7 @@ static cl::opt<unsigned>
 /// or its batch is not static.
 static double inferSamplesPerStep(func::FuncOp func) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    auto role = func.getArgAttrOfType<StringAttr>(i, "dist.role");
+    auto role = func.getArgAttrOfType<StringAttr>(i, dist::DistDialect::kRoleAttrName);
     if (!role || role.getValue() != "data")
       continue;
     auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
