@@ -36,13 +36,15 @@ int64_t getDefaultMemoryLimit() {
 
 std::vector<int64_t> getDeviceIds(Type type) {
   if (DevicesAttr devices = getPlacement(type))
-    return std::vector<int64_t>(devices.getIds().begin(), devices.getIds().end());
+    return std::vector<int64_t>(devices.getIds().begin(),
+                                devices.getIds().end());
   return {};
 }
 
 /// Position of `device` in a value's sorted device list, or -1.
 int64_t indexOfDevice(const PlacedValue &value, int64_t device) {
-  auto it = std::lower_bound(value.devices.begin(), value.devices.end(), device);
+  auto it =
+      std::lower_bound(value.devices.begin(), value.devices.end(), device);
   if (it == value.devices.end() || *it != device)
     return -1;
   return it - value.devices.begin();
@@ -80,8 +82,8 @@ LogicalResult report(Operation *op, const Status &status) {
 
 /// Checks that every local of `value` has the local shape and element type
 /// of `type` (what the verifier promised and the kernels must deliver).
-LogicalResult checkAgainstType(Operation *op, const PlacedValue &value, Type type,
-                               StringRef what) {
+LogicalResult checkAgainstType(Operation *op, const PlacedValue &value,
+                               Type type, StringRef what) {
   ElementType elementType;
   std::vector<int64_t> shape;
   if (Status status = getHostTensorType(type, elementType, shape); !status.ok())
@@ -165,12 +167,14 @@ Status getHostTensorType(Type type, ElementType &elementType,
   if (!tensor)
     return Status::error("type " + text + " is not a ranked tensor");
   if (!tensor.hasStaticShape())
-    return Status::error("type " + text +
-                         " has a dynamic shape (run dist-opt --dist-infer-shapes first)");
+    return Status::error(
+        "type " + text +
+        " has a dynamic shape (run dist-opt --dist-infer-shapes first)");
   std::optional<ElementType> host = getHostElementType(tensor.getElementType());
   if (!host)
-    return Status::error("element type of " + text +
-                         " is not supported (f64, f32, f16, bf16, i64, i32, i1)");
+    return Status::error(
+        "element type of " + text +
+        " is not supported (f64, f32, f16, bf16, i64, i32, i1)");
   elementType = *host;
   shape.assign(tensor.getShape().begin(), tensor.getShape().end());
   return checkShape(shape, elementType);
@@ -184,8 +188,8 @@ Status getConstantTensor(Attribute value, HostTensor &tensor) {
   std::vector<int64_t> shape;
   auto type = cast<RankedTensorType>(dense.getType());
   DISTIR_RETURN_IF_ERROR(getHostTensorType(
-      RankedTensorType::get(type.getShape(), type.getElementType()), elementType,
-      shape));
+      RankedTensorType::get(type.getShape(), type.getElementType()),
+      elementType, shape));
   HostTensor result(elementType, shape);
   const int64_t count = result.getNumElements();
   auto store = [&](int64_t i, auto element) {
@@ -194,7 +198,8 @@ Status getConstantTensor(Attribute value, HostTensor &tensor) {
     } else if (elementType == ElementType::I64) {
       result.getData<int64_t>()[i] = element.getSExtValue();
     } else if (elementType == ElementType::I32) {
-      result.getData<int32_t>()[i] = static_cast<int32_t>(element.getSExtValue());
+      result.getData<int32_t>()[i] =
+          static_cast<int32_t>(element.getSExtValue());
     } else {
       result.getData<uint8_t>()[i] = !element.isZero();
     }
@@ -231,8 +236,8 @@ Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
       maxLiveBytes(options.maxLiveBytes > 0 ? options.maxLiveBytes
                                             : getDefaultMemoryLimit()) {}
 
-LogicalResult Interpreter::define(Operation *op, Value value, PlacedValue placed,
-                                  Environment &values) {
+LogicalResult Interpreter::define(Operation *op, Value value,
+                                  PlacedValue placed, Environment &values) {
   int64_t bytes = placed.getByteSize();
   if (liveBytes + bytes > maxLiveBytes)
     return op->emitError() << "the program needs more than " << maxLiveBytes
@@ -242,7 +247,8 @@ LogicalResult Interpreter::define(Operation *op, Value value, PlacedValue placed
   return success();
 }
 
-LogicalResult Interpreter::run(func::FuncOp func, std::vector<PlacedValue> arguments,
+LogicalResult Interpreter::run(func::FuncOp func,
+                               std::vector<PlacedValue> arguments,
                                std::vector<PlacedValue> &results) {
   if (func.isExternal())
     return func.emitOpError() << "has no body to execute";
@@ -261,8 +267,9 @@ LogicalResult Interpreter::run(func::FuncOp func, std::vector<PlacedValue> argum
     PlacedValue &value = arguments[index];
     if (value.devices != getDeviceIds(argument.getType()) ||
         value.locals.size() != std::max<size_t>(value.devices.size(), 1))
-      return func.emitOpError() << "argument " << index
-                                << " is not laid out on the devices of its type";
+      return func.emitOpError()
+             << "argument " << index
+             << " is not laid out on the devices of its type";
     std::string what = "argument " + std::to_string(index);
     if (failed(checkAgainstType(func, value, argument.getType(), what)) ||
         failed(define(func, argument, std::move(value), values)))
@@ -315,7 +322,8 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
     auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
         op, call.getCalleeAttr());
     if (!callee)
-      return op->emitOpError() << "calls unknown function " << call.getCalleeAttr();
+      return op->emitOpError()
+             << "calls unknown function " << call.getCalleeAttr();
     if (callee.isExternal())
       return op->emitOpError() << "calls " << call.getCalleeAttr()
                                << ", which has no body to execute";
@@ -342,8 +350,8 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
     return define(op, constant.getResult(), std::move(value), values);
   }
   if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
-    return define(op, constraint.getResult(), values.lookup(constraint.getInput()),
-                  values);
+    return define(op, constraint.getResult(),
+                  values.lookup(constraint.getInput()), values);
   if (isa<SendOp, CollectiveOpInterface>(op))
     return runCommunication(op, values);
   if (isa<DistOpInterface>(op))
@@ -366,10 +374,13 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
   int64_t bytes = 0;
   for (auto [index, result] : llvm::enumerate(op->getResults())) {
     ResultType &type = resultTypes[index];
-    if (Status status = getHostTensorType(result.getType(), type.elementType, type.shape);
+    if (Status status =
+            getHostTensorType(result.getType(), type.elementType, type.shape);
         !status.ok())
-      return op->emitOpError() << "result " << index << ": " << status.message();
-    bytes += getNumElements(type.shape) * getElementByteWidth(type.elementType) *
+      return op->emitOpError()
+             << "result " << index << ": " << status.message();
+    bytes += getNumElements(type.shape) *
+             getElementByteWidth(type.elementType) *
              static_cast<int64_t>(numDevices);
   }
   if (liveBytes + bytes > maxLiveBytes)
@@ -394,8 +405,8 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
       operandTensors[i] = operands[i]->locals[device].get();
     for (size_t i = 0; i < resultTensors.size(); ++i)
       // Kernels replace the results; only their type and shape are read.
-      resultTensors[i] =
-          HostTensor::uninitialized(resultTypes[i].elementType, resultTypes[i].shape);
+      resultTensors[i] = HostTensor::uninitialized(resultTypes[i].elementType,
+                                                   resultTypes[i].shape);
     if (devices.empty()) {
       if (failed(compute.execute(operandTensors, resultPointers)))
         return failure();
@@ -405,14 +416,16 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
       std::string message;
       LogicalResult executed = failure();
       {
-        ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diagnostic) {
-          message = diagnostic.str();
-          return success();
-        });
+        ScopedDiagnosticHandler capture(op->getContext(),
+                                        [&](Diagnostic &diagnostic) {
+                                          message = diagnostic.str();
+                                          return success();
+                                        });
         executed = compute.execute(operandTensors, resultPointers);
       }
       if (failed(executed))
-        return op->emitError() << message << " (on device " << devices[device] << ")";
+        return op->emitError()
+               << message << " (on device " << devices[device] << ")";
     }
     for (size_t i = 0; i < resultTensors.size(); ++i)
       results[i].locals.push_back(share(std::move(resultTensors[i])));
@@ -426,7 +439,8 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
   return success();
 }
 
-LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) {
+LogicalResult Interpreter::runCommunication(Operation *op,
+                                            Environment &values) {
   Value resultValue = op->getResult(0);
   const PlacedValue &input = values[op->getOperand(0)];
   PlacedValue result = makeEmptyValue(resultValue.getType());
@@ -445,8 +459,10 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
             DeviceGroupsAttr groups = allReduce.getGroups();
             for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
               HostTensor sum;
-              if (failed(report(op, k::reduceTensors(gatherGroup(input, groups.getGroup(g)),
-                                                     toKernel(allReduce.getReduction()), sum))))
+              if (failed(
+                      report(op, k::reduceTensors(
+                                     gatherGroup(input, groups.getGroup(g)),
+                                     toKernel(allReduce.getReduction()), sum))))
                 return failure();
               TensorRef shared = share(std::move(sum));
               for (int64_t device : groups.getGroup(g))
@@ -458,9 +474,10 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
             DeviceGroupsAttr groups = allGather.getGroups();
             for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
               HostTensor gathered;
-              if (failed(report(op, k::concat(gatherGroup(input, groups.getGroup(g)),
-                                              static_cast<int64_t>(allGather.getDim()),
-                                              gathered))))
+              if (failed(report(
+                      op, k::concat(gatherGroup(input, groups.getGroup(g)),
+                                    static_cast<int64_t>(allGather.getDim()),
+                                    gathered))))
                 return failure();
               TensorRef shared = share(std::move(gathered));
               for (int64_t device : groups.getGroup(g))
@@ -468,17 +485,21 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
             }
             return success();
           })
-          .Case<ReduceScatterOp>([&](ReduceScatterOp reduceScatter) -> LogicalResult {
+          .Case<ReduceScatterOp>([&](ReduceScatterOp reduceScatter)
+                                     -> LogicalResult {
             DeviceGroupsAttr groups = reduceScatter.getGroups();
             for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
               ArrayRef<int64_t> group = groups.getGroup(g);
               HostTensor sum;
               std::vector<TensorRef> blocks;
-              if (failed(report(op, k::reduceTensors(gatherGroup(input, group),
-                                                     toKernel(reduceScatter.getReduction()),
-                                                     sum))) ||
-                  failed(report(op, splitIntoBlocks(sum, static_cast<int64_t>(reduceScatter.getDim()),
-                                                    static_cast<int64_t>(group.size()), blocks))))
+              if (failed(report(op, k::reduceTensors(
+                                        gatherGroup(input, group),
+                                        toKernel(reduceScatter.getReduction()),
+                                        sum))) ||
+                  failed(report(
+                      op, splitIntoBlocks(
+                              sum, static_cast<int64_t>(reduceScatter.getDim()),
+                              static_cast<int64_t>(group.size()), blocks))))
                 return failure();
               for (auto [rank, device] : llvm::enumerate(group))
                 setLocal(device, blocks[rank]);
@@ -487,8 +508,10 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
           })
           .Case<AllToAllOp>([&](AllToAllOp allToAll) -> LogicalResult {
             DeviceGroupsAttr groups = allToAll.getGroups();
-            const int64_t splitDim = static_cast<int64_t>(allToAll.getSplitDim());
-            const int64_t concatDim = static_cast<int64_t>(allToAll.getConcatDim());
+            const int64_t splitDim =
+                static_cast<int64_t>(allToAll.getSplitDim());
+            const int64_t concatDim =
+                static_cast<int64_t>(allToAll.getConcatDim());
             for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
               ArrayRef<int64_t> group = groups.getGroup(g);
               const int64_t n = static_cast<int64_t>(group.size());
@@ -496,7 +519,8 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
               std::vector<std::vector<TensorRef>> blocks(n);
               k::TensorList members = gatherGroup(input, group);
               for (int64_t i = 0; i < n; ++i)
-                if (failed(report(op, splitIntoBlocks(*members[i], splitDim, n, blocks[i]))))
+                if (failed(report(op, splitIntoBlocks(*members[i], splitDim, n,
+                                                      blocks[i]))))
                   return failure();
               for (int64_t j = 0; j < n; ++j) {
                 k::TensorList received;
@@ -527,9 +551,11 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
             for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
               ArrayRef<int64_t> group = groups.getGroup(g);
               std::vector<TensorRef> blocks;
-              if (failed(report(op, splitIntoBlocks(*input.locals[indexOfDevice(input, group[root])],
-                                                    static_cast<int64_t>(scatter.getDim()),
-                                                    static_cast<int64_t>(group.size()), blocks))))
+              if (failed(report(
+                      op, splitIntoBlocks(
+                              *input.locals[indexOfDevice(input, group[root])],
+                              static_cast<int64_t>(scatter.getDim()),
+                              static_cast<int64_t>(group.size()), blocks))))
                 return failure();
               for (auto [rank, device] : llvm::enumerate(group))
                 setLocal(device, blocks[rank]);
@@ -542,8 +568,10 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
             for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
               ArrayRef<int64_t> group = groups.getGroup(g);
               HostTensor gathered;
-              if (failed(report(op, k::concat(gatherGroup(input, group),
-                                              static_cast<int64_t>(gather.getDim()), gathered))))
+              if (failed(report(op,
+                                k::concat(gatherGroup(input, group),
+                                          static_cast<int64_t>(gather.getDim()),
+                                          gathered))))
                 return failure();
               setLocal(group[root], share(std::move(gathered)));
             }
@@ -555,15 +583,17 @@ LogicalResult Interpreter::runCommunication(Operation *op, Environment &values) 
             for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
               ArrayRef<int64_t> group = groups.getGroup(g);
               HostTensor sum;
-              if (failed(report(op, k::reduceTensors(gatherGroup(input, group),
-                                                     toKernel(reduce.getReduction()), sum))))
+              if (failed(report(op, k::reduceTensors(
+                                        gatherGroup(input, group),
+                                        toKernel(reduce.getReduction()), sum))))
                 return failure();
               setLocal(group[root], share(std::move(sum)));
             }
             return success();
           })
           .Default([&](Operation *) {
-            return op->emitOpError() << "is not supported by the reference executor";
+            return op->emitOpError()
+                   << "is not supported by the reference executor";
           });
   if (failed(status))
     return failure();

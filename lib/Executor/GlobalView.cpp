@@ -31,9 +31,11 @@ LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
     if (auto bound = attributes.getAs<IntegerAttr>("dist.bound"))
       layout.bound = bound.getInt();
   }
-  if (Status status = getHostTensorType(type, layout.elementType, layout.localShape);
+  if (Status status =
+          getHostTensorType(type, layout.elementType, layout.localShape);
       !status.ok())
-    return func.emitOpError() << what << " ('" << layout.name << "'): " << status.message();
+    return func.emitOpError()
+           << what << " ('" << layout.name << "'): " << status.message();
   layout.globalShape = layout.localShape;
   if (DevicesAttr devices = getPlacement(type))
     layout.devices.assign(devices.getIds().begin(), devices.getIds().end());
@@ -43,15 +45,17 @@ LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
   layout.partialRanks.assign(numDevices, 0);
 
   ShardingAttr sharding =
-      attributes ? attributes.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
-                 : ShardingAttr();
+      attributes
+          ? attributes.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
+          : ShardingAttr();
   // On an unplaced value a sharding is only a request to the partitioner.
   if (!sharding || numDevices == 0)
     return success();
-  auto meshOp = SymbolTable::lookupNearestSymbolFrom<MeshOp>(func, sharding.getMesh());
+  auto meshOp =
+      SymbolTable::lookupNearestSymbolFrom<MeshOp>(func, sharding.getMesh());
   if (!meshOp)
-    return func.emitOpError() << what << " ('" << layout.name << "'): unknown mesh "
-                              << sharding.getMesh();
+    return func.emitOpError() << what << " ('" << layout.name
+                              << "'): unknown mesh " << sharding.getMesh();
   Mesh mesh = Mesh::fromOp(meshOp);
   auto axisIndices = [&](ArrayRef<StringRef> names,
                          SmallVectorImpl<int64_t> &indices) -> LogicalResult {
@@ -66,11 +70,13 @@ LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
   };
   for (int64_t device : layout.devices)
     if (!mesh.contains(device))
-      return func.emitOpError() << what << " ('" << layout.name << "'): device "
-                                << device << " is not in mesh " << sharding.getMesh();
+      return func.emitOpError()
+             << what << " ('" << layout.name << "'): device " << device
+             << " is not in mesh " << sharding.getMesh();
   if (sharding.getRank() != rank)
-    return func.emitOpError() << what << " ('" << layout.name << "'): sharding of rank "
-                              << sharding.getRank() << " for a tensor of rank " << rank;
+    return func.emitOpError()
+           << what << " ('" << layout.name << "'): sharding of rank "
+           << sharding.getRank() << " for a tensor of rank " << rank;
   for (int64_t d = 0; d < rank; ++d) {
     SmallVector<int64_t> indices;
     if (failed(axisIndices(sharding.getAxesOfDim(d), indices)))
@@ -91,8 +97,10 @@ LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
     return failure();
   if (!partialIndices.empty())
     for (size_t i = 0; i < numDevices; ++i)
-      layout.partialRanks[i] = mesh.getRankAlong(layout.devices[i], partialIndices);
-  if (Status status = checkShape(layout.globalShape, layout.elementType); !status.ok())
+      layout.partialRanks[i] =
+          mesh.getRankAlong(layout.devices[i], partialIndices);
+  if (Status status = checkShape(layout.globalShape, layout.elementType);
+      !status.ok())
     return func.emitOpError() << what << " ('" << layout.name
                               << "'): global shape: " << status.message();
   return success();
@@ -102,7 +110,8 @@ LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
 std::map<BlockKey, int64_t> getOwnerRanks(const GlobalLayout &layout) {
   std::map<BlockKey, int64_t> owners;
   for (size_t i = 0; i < layout.devices.size(); ++i) {
-    auto [it, inserted] = owners.try_emplace(layout.blockOffsets[i], layout.partialRanks[i]);
+    auto [it, inserted] =
+        owners.try_emplace(layout.blockOffsets[i], layout.partialRanks[i]);
     if (!inserted)
       it->second = std::min(it->second, layout.partialRanks[i]);
   }
@@ -121,19 +130,22 @@ LogicalResult getArgumentLayouts(func::FuncOp func,
                                  std::vector<GlobalLayout> &layouts) {
   layouts.resize(func.getNumArguments());
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (failed(getLayout(func, func.getArgumentTypes()[i], func.getArgAttrDict(i),
-                         "argument " + std::to_string(i), "arg" + std::to_string(i),
-                         layouts[i])))
+    if (failed(getLayout(func, func.getArgumentTypes()[i],
+                         func.getArgAttrDict(i),
+                         "argument " + std::to_string(i),
+                         "arg" + std::to_string(i), layouts[i])))
       return failure();
   return success();
 }
 
-LogicalResult getResultLayouts(func::FuncOp func, std::vector<GlobalLayout> &layouts) {
+LogicalResult getResultLayouts(func::FuncOp func,
+                               std::vector<GlobalLayout> &layouts) {
   layouts.resize(func.getNumResults());
   for (unsigned i = 0; i < func.getNumResults(); ++i)
-    if (failed(getLayout(func, func.getResultTypes()[i], func.getResultAttrDict(i),
-                         "result " + std::to_string(i), "result" + std::to_string(i),
-                         layouts[i])))
+    if (failed(getLayout(func, func.getResultTypes()[i],
+                         func.getResultAttrDict(i),
+                         "result " + std::to_string(i),
+                         "result" + std::to_string(i), layouts[i])))
       return failure();
   return success();
 }
@@ -144,9 +156,9 @@ Status distributeGlobal(const HostTensor &global, const GlobalLayout &layout,
       global.getShape() != layout.globalShape)
     return Status::error("'" + layout.name + "' needs a global " +
                          formatShape(layout.globalShape) + " " +
-                         getElementTypeName(layout.elementType) + " tensor, got " +
-                         formatShape(global.getShape()) + " " +
-                         getElementTypeName(global.getElementType()));
+                         getElementTypeName(layout.elementType) +
+                         " tensor, got " + formatShape(global.getShape()) +
+                         " " + getElementTypeName(global.getElementType()));
   value = PlacedValue();
   value.devices = layout.devices;
   if (layout.devices.empty()) {
@@ -167,9 +179,13 @@ Status distributeGlobal(const HostTensor &global, const GlobalLayout &layout,
         k::Shape limits(offsets.size()), strides(offsets.size(), 1);
         for (size_t d = 0; d < offsets.size(); ++d)
           limits[d] = offsets[d] + layout.localShape[d];
-        DISTIR_RETURN_IF_ERROR(k::slice(global, offsets, limits, strides, block));
+        DISTIR_RETURN_IF_ERROR(
+            k::slice(global, offsets, limits, strides, block));
       }
-      it = cache.emplace(offsets, std::make_shared<const HostTensor>(std::move(block))).first;
+      it = cache
+               .emplace(offsets,
+                        std::make_shared<const HostTensor>(std::move(block)))
+               .first;
     }
     value.locals.push_back(it->second);
   }
@@ -191,19 +207,20 @@ Status assembleGlobal(const PlacedValue &value, const GlobalLayout &layout,
       continue;
     const size_t first = it->second;
     TensorDifference difference;
-    DISTIR_RETURN_IF_ERROR(
-        compareTensors(*value.locals[i], *value.locals[first], rtol, atol, difference));
+    DISTIR_RETURN_IF_ERROR(compareTensors(
+        *value.locals[i], *value.locals[first], rtol, atol, difference));
     if (difference.numMismatches > 0)
       return Status::error("'" + layout.name + "': replicas on devices " +
                            std::to_string(value.devices[first]) + " and " +
                            std::to_string(value.devices[i]) +
-                           " differ (max_abs_err " + formatError(difference.maxAbsErr) +
-                           ")");
+                           " differ (max_abs_err " +
+                           formatError(difference.maxAbsErr) + ")");
   }
   if (static_cast<int64_t>(holders.size()) != layout.numBlocks)
     return Status::error("'" + layout.name + "': its devices hold " +
                          std::to_string(holders.size()) + " of the " +
-                         std::to_string(layout.numBlocks) + " blocks of the global tensor");
+                         std::to_string(layout.numBlocks) +
+                         " blocks of the global tensor");
   HostTensor result(layout.elementType, layout.globalShape);
   for (const auto &[offsets, partials] : holders) {
     k::TensorList parts;

@@ -100,8 +100,7 @@ public:
   double getFloat(llvm::StringRef name, double defaultValue) const;
   std::string getString(llvm::StringRef name,
                         llvm::StringRef defaultValue) const;
-  std::optional<llvm::SmallVector<int64_t>>
-  getInts(llvm::StringRef name) const;
+  std::optional<llvm::SmallVector<int64_t>> getInts(llvm::StringRef name) const;
 
   //--- Outputs: an empty name is an output nobody uses.
   int getNumOutputs() const { return node.output_size(); }

@@ -26,8 +26,8 @@
 
 #include <deque>
 #include <iostream>
-#include <sstream>
 #include <map>
+#include <sstream>
 
 using namespace mlir;
 using namespace distir;
@@ -211,7 +211,8 @@ Status applyInputShapes(onnx::GraphProto &graph,
     const std::string what = "input '" + input.name() + "'";
     if (!input.type().has_tensor_type())
       return Status::error(what + " is not a tensor, its shape cannot be set");
-    onnx::TypeProto_Tensor *tensor = input.mutable_type()->mutable_tensor_type();
+    onnx::TypeProto_Tensor *tensor =
+        input.mutable_type()->mutable_tensor_type();
     const std::vector<int64_t> &shape = it->second;
     if (tensor->has_shape() &&
         tensor->shape().dim_size() != static_cast<int>(shape.size()))
@@ -245,10 +246,13 @@ Status applyInputShapes(onnx::GraphProto &graph,
       return Status::error("the model has no graph input '" + name + "'");
 
   auto bindSymbols = [&](onnx::ValueInfoProto &info) {
-    if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape())
+    if (!info.type().has_tensor_type() ||
+        !info.type().tensor_type().has_shape())
       return;
-    for (onnx::TensorShapeProto_Dimension &dim :
-         *info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+    for (onnx::TensorShapeProto_Dimension &dim : *info.mutable_type()
+                                                      ->mutable_tensor_type()
+                                                      ->mutable_shape()
+                                                      ->mutable_dim()) {
       if (!dim.has_dim_param())
         continue;
       auto sym = symbols.find(dim.dim_param());
@@ -281,15 +285,17 @@ Status checkOpsets(const onnx::ModelProto &model,
     opsets[isDefaultDomain(opset.domain()) ? "" : opset.domain()] =
         opset.version();
   const onnx::GraphProto &graph = model.graph();
-  bool usesDefaultDomain = llvm::any_of(graph.node(), [](const onnx::NodeProto &node) {
-    return isDefaultDomain(node.domain());
-  });
+  bool usesDefaultDomain =
+      llvm::any_of(graph.node(), [](const onnx::NodeProto &node) {
+        return isDefaultDomain(node.domain());
+      });
   if (!usesDefaultDomain)
     return Status::success();
   // Before IR version 3 models had no opset imports and meant opset 1.
   auto it = opsets.find("");
   if (it == opsets.end() && model.ir_version() >= 3)
-    return Status::error("the model imports no opset of the default ONNX domain");
+    return Status::error(
+        "the model imports no opset of the default ONNX domain");
   int64_t version = it == opsets.end() ? 1 : it->second;
   opsets[""] = version;
   if (version > kMaxOpset)
@@ -315,10 +321,10 @@ Status checkOpsets(const onnx::ModelProto &model,
     return Status::success();
   std::string list;
   for (const auto &[op, nodes] : changed)
-    list += (list.empty() ? "" : ", ") + nodes.front() +
-            (nodes.size() > 1 ? " and " + std::to_string(nodes.size() - 1) +
-                                    " more"
-                              : "");
+    list +=
+        (list.empty() ? "" : ", ") + nodes.front() +
+        (nodes.size() > 1 ? " and " + std::to_string(nodes.size() - 1) + " more"
+                          : "");
   return Status::error("opset " + std::to_string(version) +
                        " is older than distir supports (opsets " +
                        std::to_string(kMinOpset) + " to " +
@@ -344,7 +350,9 @@ Status checkSupportedOps(const onnx::GraphProto &graph) {
   std::string list;
   for (const auto &[op, nodes] : unsupported) {
     list += list.empty() ? "" : ", ";
-    list += op + " (" + (nodes.size() == 1 ? "node " : std::to_string(nodes.size()) + " nodes: ");
+    list += op + " (" +
+            (nodes.size() == 1 ? "node "
+                               : std::to_string(nodes.size()) + " nodes: ");
     for (size_t k = 0; k < nodes.size() && k < 3; ++k)
       list += (k ? ", " : "") + nodes[k];
     list += nodes.size() > 3 ? ", ...)" : ")";
@@ -372,11 +380,11 @@ Status checkWindowAttributes(const onnx::GraphProto &graph) {
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
     if (!isDefaultDomain(node.domain()) ||
-        !llvm::is_contained({"Conv", "MaxPool", "AveragePool"},
-                            node.op_type()))
+        !llvm::is_contained({"Conv", "MaxPool", "AveragePool"}, node.op_type()))
       continue;
     if (node.op_type() == "Conv" && node.input_size() >= 2 &&
-        declaredRanks.count(node.input(0)) && declaredRanks.count(node.input(1)) &&
+        declaredRanks.count(node.input(0)) &&
+        declaredRanks.count(node.input(1)) &&
         declaredRanks[node.input(0)] != declaredRanks[node.input(1)])
       return Status::error(describeNode(node, i) + ": input of rank " +
                            std::to_string(declaredRanks[node.input(0)]) +
@@ -385,8 +393,8 @@ Status checkWindowAttributes(const onnx::GraphProto &graph) {
                            " differ");
     for (const onnx::AttributeProto &attr : node.attribute()) {
       StringRef name = attr.name();
-      bool positive = name == "strides" || name == "dilations" ||
-                      name == "kernel_shape";
+      bool positive =
+          name == "strides" || name == "dilations" || name == "kernel_shape";
       if (!positive && name != "pads")
         continue;
       for (int64_t value : attr.ints())
@@ -437,7 +445,8 @@ FailureOr<RankedTensorType> convertType(const onnx::TypeProto &type,
 std::optional<int64_t> getLayerHint(const onnx::NodeProto &node) {
   static const llvm::Regex pattern(
       "(^|[/._:])(layers?|blocks?|h)[._]?([0-9]+)([/._:]|$)");
-  for (const std::string *name : {&node.name(), node.output_size() > 0 ? &node.output(0) : nullptr}) {
+  for (const std::string *name :
+       {&node.name(), node.output_size() > 0 ? &node.output(0) : nullptr}) {
     if (!name)
       continue;
     SmallVector<StringRef> matches;
@@ -667,9 +676,9 @@ LogicalResult GraphImporter::checkAgainstOnnxTypes(NodeImporter &node) {
   return success();
 }
 
-LogicalResult GraphImporter::importModel(const onnx::ModelProto &model,
-                                         ModuleOp module,
-                                         std::map<std::string, int64_t> opsetVersions) {
+LogicalResult
+GraphImporter::importModel(const onnx::ModelProto &model, ModuleOp module,
+                           std::map<std::string, int64_t> opsetVersions) {
   opsets = std::move(opsetVersions);
   const onnx::GraphProto &graph = model.graph();
   for (const onnx::TensorProto &init : graph.initializer())
@@ -704,9 +713,9 @@ LogicalResult GraphImporter::importModel(const onnx::ModelProto &model,
   });
 
   builder.setInsertionPointToEnd(module.getBody());
-  func = func::FuncOp::create(builder, NameLoc::get(builder.getStringAttr(modelPath)),
-                              options.functionName,
-                              builder.getFunctionType({}, {}));
+  func = func::FuncOp::create(
+      builder, NameLoc::get(builder.getStringAttr(modelPath)),
+      options.functionName, builder.getFunctionType({}, {}));
   entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
 
@@ -732,7 +741,8 @@ LogicalResult GraphImporter::importModel(const onnx::ModelProto &model,
               onnx::OpSchemaRegistry::Schema(node.op_type(), version, ""))
         version = schema->since_version();
     std::string label = describeNode(node, i);
-    std::string locName = node.name().empty() ? "#" + std::to_string(i) : node.name();
+    std::string locName =
+        node.name().empty() ? "#" + std::to_string(i) : node.name();
     locationLabels[locName] = label;
     Location loc = NameLoc::get(builder.getStringAttr(locName));
 
@@ -751,7 +761,7 @@ LogicalResult GraphImporter::importModel(const onnx::ModelProto &model,
       return failure();
     if (std::optional<int64_t> layer = getLayerHint(node)) {
       auto layerAttr = builder.getI64IntegerAttr(*layer);
-      Operation *first = last ? last->getNextNode()
+      Operation *first = last             ? last->getNextNode()
                          : entry->empty() ? nullptr
                                           : &entry->front();
       for (Operation *op = first; op; op = op->getNextNode())
@@ -815,20 +825,23 @@ LogicalResult GraphImporter::finish(const onnx::GraphProto &graph) {
   entry->eraseArguments(erased);
 
   func.setFunctionType(builder.getFunctionType(
-      entry->getArgumentTypes(), func::ReturnOp(entry->getTerminator()).getOperandTypes()));
+      entry->getArgumentTypes(),
+      func::ReturnOp(entry->getTerminator()).getOperandTypes()));
   Builder b(&context);
   for (BlockArgument arg : entry->getArguments()) {
     unsigned i = arg.getArgNumber();
     const std::string &name = argumentNames.lookup(arg);
     func.setArgAttr(i, dist::DistDialect::kNameAttrName, b.getStringAttr(name));
-    func.setArgAttr(i, "dist.role",
-                    b.getStringAttr(i < remainingParameters ? "parameter" : "data"));
+    func.setArgAttr(
+        i, "dist.role",
+        b.getStringAttr(i < remainingParameters ? "parameter" : "data"));
     // Integer data that indexes something: dist-run draws random inputs
     // below this bound.
     std::optional<int64_t> bound;
     for (Operation *user : arg.getUsers()) {
       std::optional<int64_t> size;
-      if (auto take = dyn_cast<dist::TakeOp>(user); take && take.getIndices() == arg) {
+      if (auto take = dyn_cast<dist::TakeOp>(user);
+          take && take.getIndices() == arg) {
         auto input = getTensorType(take.getInput());
         int64_t axis = static_cast<int64_t>(take.getAxis());
         axis = axis < 0 ? axis + input.getRank() : axis;
@@ -850,9 +863,11 @@ LogicalResult GraphImporter::finish(const onnx::GraphProto &graph) {
   for (auto [i, output] : llvm::enumerate(graph.output())) {
     func.setResultAttr(i, dist::DistDialect::kNameAttrName,
                        b.getStringAttr(output.name()));
-    bool isLoss = producerOpType.lookup(output.name()) == "SoftmaxCrossEntropyLoss" &&
-                  getTensorType(results[i]).getRank() == 0;
-    func.setResultAttr(i, "dist.role", b.getStringAttr(isLoss ? "loss" : "output"));
+    bool isLoss =
+        producerOpType.lookup(output.name()) == "SoftmaxCrossEntropyLoss" &&
+        getTensorType(results[i]).getRank() == 0;
+    func.setResultAttr(i, "dist.role",
+                       b.getStringAttr(isLoss ? "loss" : "output"));
   }
   return success();
 }
@@ -873,8 +888,8 @@ LogicalResult NodeImporter::error(const Twine &message) {
 }
 
 LogicalResult NodeImporter::reportDiagnostics() {
-  std::string text = graph.diagnostics.empty() ? "a shape rule failed"
-                                               : graph.diagnostics;
+  std::string text =
+      graph.diagnostics.empty() ? "a shape rule failed" : graph.diagnostics;
   graph.diagnostics.clear();
   return error(text);
 }
@@ -1007,11 +1022,12 @@ FailureOr<Value> NodeImporter::createReshape(Value input,
       continue;
     if (inferred)
       return error("the reshape to [" +
-                   llvm::join(llvm::map_range(shape, [](int64_t d) {
-                                return ShapedType::isDynamic(d)
-                                           ? std::string("?")
-                                           : std::to_string(d);
-                              }),
+                   llvm::join(llvm::map_range(shape,
+                                              [](int64_t d) {
+                                                return ShapedType::isDynamic(d)
+                                                           ? std::string("?")
+                                                           : std::to_string(d);
+                                              }),
                               ", ") +
                    "] needs static dimensions; give the input shapes with "
                    "--input-shape");
@@ -1073,7 +1089,8 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
     // Integer initializers (shapes, axes, indices) feed ONNX's data
     // propagation; float weights stay outside until they are needed.
     for (onnx::TensorProto &init : *graph.mutable_initializer()) {
-      std::optional<ElementType> type = getElementTypeFromOnnx(init.data_type());
+      std::optional<ElementType> type =
+          getElementTypeFromOnnx(init.data_type());
       if (type && !isFloatType(*type))
         if (Status s = inlineExternalData(
                 init, llvm::sys::path::parent_path(modelPath));
@@ -1090,8 +1107,7 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
       return fail("ONNX shape inference: " + oneLine(e.what()));
     }
 
-    OwningOpRef<ModuleOp> module =
-        ModuleOp::create(UnknownLoc::get(&context));
+    OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&context));
     GraphImporter importer(context, options, modelPath);
     if (failed(importer.importModel(model, *module, opsets)))
       return fail(importer.error.empty() ? "import failed" : importer.error);

@@ -44,9 +44,8 @@ FailureOr<int64_t> normalizeAxis(NodeImporter &n, int64_t axis, int64_t rank,
 }
 
 /// Normalizes a list of axes (no repeats) against `rank`.
-FailureOr<SmallVector<int64_t>> normalizeAxes(NodeImporter &n,
-                                              ArrayRef<int64_t> axes,
-                                              int64_t rank) {
+FailureOr<SmallVector<int64_t>>
+normalizeAxes(NodeImporter &n, ArrayRef<int64_t> axes, int64_t rank) {
   SmallVector<int64_t> result;
   for (int64_t axis : axes) {
     ASSIGN_OR_RETURN(normalized, normalizeAxis(n, axis, rank));
@@ -82,8 +81,7 @@ DenseI64ArrayAttr i64ArrayAttr(NodeImporter &n, ArrayRef<int64_t> values) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-template <typename OpTy>
-LogicalResult convertBinary(NodeImporter &n) {
+template <typename OpTy> LogicalResult convertBinary(NodeImporter &n) {
   ASSIGN_OR_RETURN(lhs, n.getInput(0));
   ASSIGN_OR_RETURN(rhs, n.getInput(1));
   ASSIGN_OR_RETURN(result, n.create<OpTy>(lhs, rhs));
@@ -91,8 +89,7 @@ LogicalResult convertBinary(NodeImporter &n) {
   return success();
 }
 
-template <typename OpTy>
-LogicalResult convertUnary(NodeImporter &n) {
+template <typename OpTy> LogicalResult convertUnary(NodeImporter &n) {
   ASSIGN_OR_RETURN(input, n.getInput(0));
   if (failed(n.requireFloat(input)))
     return failure();
@@ -194,8 +191,10 @@ LogicalResult convertGemm(NodeImporter &n) {
   if (failed(n.requireFloat(a)))
     return failure();
   double alpha = n.getFloat("alpha", 1.0), beta = n.getFloat("beta", 1.0);
-  UnitAttr transA = n.getInt("transA", 0) ? n.builder.getUnitAttr() : UnitAttr();
-  UnitAttr transB = n.getInt("transB", 0) ? n.builder.getUnitAttr() : UnitAttr();
+  UnitAttr transA =
+      n.getInt("transA", 0) ? n.builder.getUnitAttr() : UnitAttr();
+  UnitAttr transB =
+      n.getInt("transB", 0) ? n.builder.getUnitAttr() : UnitAttr();
   ASSIGN_OR_RETURN(product, n.create<dist::MatmulOp>(a, b, transA, transB));
   Value result = product;
   if (alpha != 1.0) {
@@ -228,15 +227,13 @@ FailureOr<Value> createSoftmax(NodeImporter &n, Value input, int64_t axis) {
 
 /// Before opset 13 Softmax and LogSoftmax flatten the input to 2-D at
 /// `axis` and normalize each row; from 13 on they normalize along `axis`.
-template <typename OpTy>
-LogicalResult convertSoftmax(NodeImporter &n) {
+template <typename OpTy> LogicalResult convertSoftmax(NodeImporter &n) {
   ASSIGN_OR_RETURN(input, n.getInput(0));
   if (failed(n.requireFloat(input)))
     return failure();
   int64_t rank = getRank(input);
   int64_t defaultAxis = n.version < 13 ? 1 : -1;
-  ASSIGN_OR_RETURN(axis,
-                   normalizeAxis(n, n.getInt("axis", defaultAxis), rank));
+  ASSIGN_OR_RETURN(axis, normalizeAxis(n, n.getInt("axis", defaultAxis), rank));
   if (n.version >= 13 || axis == rank - 1) {
     ASSIGN_OR_RETURN(result, createSoftmax<OpTy>(n, input, axis));
     n.setOutput(0, result);
@@ -271,9 +268,9 @@ LogicalResult convertLayerNormalization(NodeImporter &n) {
     ASSIGN_OR_RETURN(zeros, n.createConstant(HostTensor(elementType, shape)));
     bias = zeros;
   }
-  ASSIGN_OR_RETURN(result, n.create<dist::LayerNormOp>(
-                               input, scale, bias, i64Attr(n, axis),
-                               f64Attr(n, epsilon)));
+  ASSIGN_OR_RETURN(result, n.create<dist::LayerNormOp>(input, scale, bias,
+                                                       i64Attr(n, axis),
+                                                       f64Attr(n, epsilon)));
   n.setOutput(0, result);
   if (!n.hasOutput(1) && !n.hasOutput(2))
     return success();
@@ -284,13 +281,14 @@ LogicalResult convertLayerNormalization(NodeImporter &n) {
   if (!stash || !isFloatType(*stash))
     return n.error("stash_type " + Twine(n.getInt("stash_type", 1)) +
                    " is not a supported float type");
-  ASSIGN_OR_RETURN(x, n.createCast(input, getMlirElementType(*stash, n.context)));
+  ASSIGN_OR_RETURN(x,
+                   n.createCast(input, getMlirElementType(*stash, n.context)));
   SmallVector<int64_t> axes;
   for (int64_t d = axis; d < rank; ++d)
     axes.push_back(d);
   UnitAttr keep = n.builder.getUnitAttr();
-  ASSIGN_OR_RETURN(mean,
-                   n.create<dist::ReduceMeanOp>(x, i64ArrayAttr(n, axes), keep));
+  ASSIGN_OR_RETURN(
+      mean, n.create<dist::ReduceMeanOp>(x, i64ArrayAttr(n, axes), keep));
   n.setOutput(1, mean);
   if (!n.hasOutput(2))
     return success();
@@ -323,10 +321,10 @@ LogicalResult convertBatchNormalization(NodeImporter &n) {
   }
   if (failed(n.requireFloat(operands[0])))
     return failure();
-  ASSIGN_OR_RETURN(result, n.create<dist::BatchNormOp>(
-                               operands[0], operands[1], operands[2],
-                               operands[3], operands[4],
-                               f64Attr(n, n.getFloat("epsilon", 1e-5))));
+  ASSIGN_OR_RETURN(result,
+                   n.create<dist::BatchNormOp>(
+                       operands[0], operands[1], operands[2], operands[3],
+                       operands[4], f64Attr(n, n.getFloat("epsilon", 1e-5))));
   n.setOutput(0, result);
   return success();
 }
@@ -383,10 +381,11 @@ LogicalResult convertSoftmaxCrossEntropyLoss(NodeImporter &n) {
   IntegerAttr ignoreIndex;
   if (n.findAttr("ignore_index"))
     ignoreIndex = i64Attr(n, n.getInt("ignore_index", 0));
-  ASSIGN_OR_RETURN(loss, n.create<dist::CrossEntropyOp>(
-                             scores, labels, weights, i64Attr(n, 1),
-                             dist::LossReductionAttr::get(n.context, *reduction),
-                             ignoreIndex));
+  ASSIGN_OR_RETURN(loss,
+                   n.create<dist::CrossEntropyOp>(
+                       scores, labels, weights, i64Attr(n, 1),
+                       dist::LossReductionAttr::get(n.context, *reduction),
+                       ignoreIndex));
   n.setOutput(0, loss);
   if (n.hasOutput(1)) {
     ASSIGN_OR_RETURN(logProb,
@@ -428,7 +427,8 @@ FailureOr<Window> getWindow(NodeImporter &n, Value input,
     return w;
   }
   if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
-    return n.error("auto_pad '" + autoPad + "' is not one of NOTSET, VALID, "
+    return n.error("auto_pad '" + autoPad +
+                   "' is not one of NOTSET, VALID, "
                    "SAME_UPPER, SAME_LOWER");
   // SAME_*: the output has ceil(input / stride) elements; the odd pad goes
   // at the end (UPPER) or the beginning (LOWER).
@@ -441,9 +441,9 @@ FailureOr<Window> getWindow(NodeImporter &n, Value input,
                      " needs static spatial dimensions; give the input shape "
                      "with --input-shape");
     int64_t out = (size + w.strides[i] - 1) / w.strides[i];
-    int64_t total = std::max<int64_t>(
-        0, (out - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1 -
-               size);
+    int64_t total =
+        std::max<int64_t>(0, (out - 1) * w.strides[i] +
+                                 (kernel[i] - 1) * w.dilations[i] + 1 - size);
     int64_t small = total / 2;
     w.pads[i] = autoPad == "SAME_UPPER" ? small : total - small;
     w.pads[i + k] = total - w.pads[i];
@@ -470,17 +470,15 @@ LogicalResult convertConv(NodeImporter &n) {
       return n.error("the filter needs static spatial dimensions");
   ASSIGN_OR_RETURN(w, getWindow(n, input, kernel));
   ASSIGN_OR_RETURN(result,
-                   n.create<dist::ConvOp>(input, filter, bias,
-                                          i64ArrayAttr(n, w.strides),
-                                          i64ArrayAttr(n, w.pads),
-                                          i64ArrayAttr(n, w.dilations),
-                                          i64Attr(n, n.getInt("group", 1))));
+                   n.create<dist::ConvOp>(
+                       input, filter, bias, i64ArrayAttr(n, w.strides),
+                       i64ArrayAttr(n, w.pads), i64ArrayAttr(n, w.dilations),
+                       i64Attr(n, n.getInt("group", 1))));
   n.setOutput(0, result);
   return success();
 }
 
-template <typename OpTy>
-LogicalResult convertPool(NodeImporter &n) {
+template <typename OpTy> LogicalResult convertPool(NodeImporter &n) {
   ASSIGN_OR_RETURN(input, n.getInput(0));
   if (failed(n.requireFloat(input)))
     return failure();
@@ -497,21 +495,20 @@ LogicalResult convertPool(NodeImporter &n) {
   if constexpr (std::is_same_v<OpTy, dist::MaxPoolOp>) {
     if (n.hasOutput(1))
       return n.error("the Indices output of MaxPool is not supported");
-    ASSIGN_OR_RETURN(pooled, n.create<dist::MaxPoolOp>(
-                                 input, i64ArrayAttr(n, w.kernel),
-                                 i64ArrayAttr(n, w.strides),
-                                 i64ArrayAttr(n, w.pads),
-                                 i64ArrayAttr(n, w.dilations), ceilMode));
+    ASSIGN_OR_RETURN(pooled,
+                     n.create<dist::MaxPoolOp>(
+                         input, i64ArrayAttr(n, w.kernel),
+                         i64ArrayAttr(n, w.strides), i64ArrayAttr(n, w.pads),
+                         i64ArrayAttr(n, w.dilations), ceilMode));
     result = pooled;
   } else {
-    UnitAttr includePad = n.getInt("count_include_pad", 0)
-                              ? n.builder.getUnitAttr()
-                              : UnitAttr();
-    ASSIGN_OR_RETURN(pooled, n.create<dist::AvgPoolOp>(
-                                 input, i64ArrayAttr(n, w.kernel),
-                                 i64ArrayAttr(n, w.strides),
-                                 i64ArrayAttr(n, w.pads), includePad,
-                                 ceilMode));
+    UnitAttr includePad =
+        n.getInt("count_include_pad", 0) ? n.builder.getUnitAttr() : UnitAttr();
+    ASSIGN_OR_RETURN(pooled,
+                     n.create<dist::AvgPoolOp>(input, i64ArrayAttr(n, w.kernel),
+                                               i64ArrayAttr(n, w.strides),
+                                               i64ArrayAttr(n, w.pads),
+                                               includePad, ceilMode));
     result = pooled;
   }
   n.setOutput(0, result);
@@ -663,9 +660,9 @@ LogicalResult convertConcat(NodeImporter &n) {
     return n.error("needs at least one input");
   if (!n.findAttr("axis"))
     return n.error("axis is required");
-  ASSIGN_OR_RETURN(result, n.create<dist::ConcatOp>(
-                               ValueRange(inputs),
-                               i64Attr(n, n.getInt("axis", 0))));
+  ASSIGN_OR_RETURN(result,
+                   n.create<dist::ConcatOp>(ValueRange(inputs),
+                                            i64Attr(n, n.getInt("axis", 0))));
   n.setOutput(0, result);
   return success();
 }
@@ -693,9 +690,9 @@ LogicalResult convertSplit(NodeImporter &n) {
   if (static_cast<int64_t>(sizes.size()) != n.getNumOutputs())
     return n.error("split has " + Twine(sizes.size()) + " sizes for " +
                    Twine(n.getNumOutputs()) + " outputs");
-  ASSIGN_OR_RETURN(op, n.createOp<dist::SplitOp>(
-                           sizes.size(), input, i64Attr(n, axis),
-                           i64ArrayAttr(n, sizes)));
+  ASSIGN_OR_RETURN(op, n.createOp<dist::SplitOp>(sizes.size(), input,
+                                                 i64Attr(n, axis),
+                                                 i64ArrayAttr(n, sizes)));
   for (unsigned i = 0; i < op->getNumResults(); ++i)
     n.setOutput(i, op->getResult(i));
   return success();
@@ -775,9 +772,10 @@ LogicalResult convertSlice(NodeImporter &n) {
       return n.error("dimension " + Twine(d) +
                      " is unknown; slicing needs static dimensions, give the "
                      "input shape with --input-shape");
-  ASSIGN_OR_RETURN(result, n.create<dist::SliceOp>(
-                               input, i64ArrayAttr(n, begin),
-                               i64ArrayAttr(n, limit), i64ArrayAttr(n, stride)));
+  ASSIGN_OR_RETURN(result,
+                   n.create<dist::SliceOp>(input, i64ArrayAttr(n, begin),
+                                           i64ArrayAttr(n, limit),
+                                           i64ArrayAttr(n, stride)));
   n.setOutput(0, result);
   return success();
 }
@@ -807,8 +805,7 @@ LogicalResult convertExpand(NodeImporter &n) {
 
 /// ReduceSum takes its axes as an input from opset 13, the other reductions
 /// only from opset 18 (beyond what distir imports).
-template <typename OpTy>
-LogicalResult convertReduce(NodeImporter &n) {
+template <typename OpTy> LogicalResult convertReduce(NodeImporter &n) {
   ASSIGN_OR_RETURN(input, n.getInput(0));
   if (failed(n.requireFloat(input)))
     return failure();
@@ -844,9 +841,9 @@ LogicalResult convertCast(NodeImporter &n) {
   if (!type)
     return n.error("casting to " + getOnnxTypeName(to) +
                    " is not supported (distir has no such element type)");
-  ASSIGN_OR_RETURN(result, n.create<dist::CastOp>(
-                               input, TypeAttr::get(getMlirElementType(
-                                          *type, n.context))));
+  ASSIGN_OR_RETURN(
+      result, n.create<dist::CastOp>(
+                  input, TypeAttr::get(getMlirElementType(*type, n.context))));
   n.setOutput(0, result);
   return success();
 }
@@ -867,8 +864,8 @@ LogicalResult convertConstant(NodeImporter &n) {
     value.getData<int64_t>()[0] = attr.i();
   } else if (name == "value_floats") {
     std::vector<double> floats(attr.floats().begin(), attr.floats().end());
-    value = HostTensor::fromValues(ElementType::F32,
-                                   {static_cast<int64_t>(floats.size())}, floats);
+    value = HostTensor::fromValues(
+        ElementType::F32, {static_cast<int64_t>(floats.size())}, floats);
   } else if (name == "value_ints") {
     value = HostTensor(ElementType::I64, {attr.ints_size()});
     llvm::copy(attr.ints(), value.getData<int64_t>());
@@ -894,8 +891,7 @@ LogicalResult convertShape(NodeImporter &n) {
   HostTensor shape(ElementType::I64, {std::max<int64_t>(end - begin, 0)});
   for (int64_t d = begin; d < end; ++d) {
     if (type.isDynamicDim(d))
-      return n.error("dimension " + Twine(d) + " of input '" +
-                     n.node.input(0) +
+      return n.error("dimension " + Twine(d) + " of input '" + n.node.input(0) +
                      "' is unknown; give the input shapes with --input-shape");
     shape.getData<int64_t>()[d - begin] = type.getDimSize(d);
   }

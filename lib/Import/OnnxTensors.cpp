@@ -224,9 +224,8 @@ Status convertTensor(const onnx::TensorProto &proto, StringRef modelDir,
 void silenceProtobufLogging() {
   static std::once_flag once;
   std::call_once(once, [] {
-    google::protobuf::SetLogHandler([](google::protobuf::LogLevel,
-                                       const char *, int,
-                                       const std::string &) {});
+    google::protobuf::SetLogHandler([](google::protobuf::LogLevel, const char *,
+                                       int, const std::string &) {});
   });
 }
 
@@ -262,7 +261,8 @@ std::string distir::onnx_import::formatModelError(StringRef path,
     if (c >= 0x20 && c != 0x7F)
       result += static_cast<char>(c);
     else
-      result += c == '\n' ? "\\n" : "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, 2);
+      result +=
+          c == '\n' ? "\\n" : "\\x" + llvm::utohexstr(c, /*LowerCase=*/true, 2);
   }
   return result;
 }
@@ -286,13 +286,13 @@ Status distir::onnx_import::tensorFromProto(const onnx::TensorProto &proto,
   Status status = convertTensor(proto, modelDir, tensor);
   if (status.ok())
     return status;
-  std::string name = proto.name().empty() ? "tensor" : "tensor '" + proto.name() + "'";
+  std::string name =
+      proto.name().empty() ? "tensor" : "tensor '" + proto.name() + "'";
   return Status::error(name + ": " + status.message());
 }
 
-DenseElementsAttr
-distir::onnx_import::getElementsAttr(const HostTensor &tensor,
-                                     RankedTensorType type) {
+DenseElementsAttr distir::onnx_import::getElementsAttr(const HostTensor &tensor,
+                                                       RankedTensorType type) {
   if (tensor.getElementType() == ElementType::I1) {
     const uint8_t *data = tensor.getData<uint8_t>();
     SmallVector<bool> bits(data, data + tensor.getNumElements());
@@ -348,7 +348,8 @@ Status distir::onnx_import::parseModel(StringRef contents,
   try {
     if (isOnnxText(contents)) {
       std::string text = contents.str();
-      onnx::Common::Status status = onnx::OnnxParser::Parse(model, text.c_str());
+      onnx::Common::Status status =
+          onnx::OnnxParser::Parse(model, text.c_str());
       if (!status.IsOK())
         return Status::error(formatTextParseError(status.ErrorMessage()));
       return Status::success();
@@ -356,7 +357,8 @@ Status distir::onnx_import::parseModel(StringRef contents,
     if (contents.size() > static_cast<size_t>(INT_MAX))
       return Status::error("a ModelProto larger than 2 GiB is invalid; large "
                            "weights belong in external data files");
-    if (!model.ParseFromArray(contents.data(), static_cast<int>(contents.size())))
+    if (!model.ParseFromArray(contents.data(),
+                              static_cast<int>(contents.size())))
       return Status::error("not an ONNX model: the protobuf is malformed or "
                            "truncated");
   } catch (const std::exception &e) {
@@ -389,8 +391,9 @@ Status distir::readOnnxTensorFile(const std::string &path, HostTensor &tensor) {
   return Status::success();
 }
 
-Status distir::loadOnnxInitializers(const std::string &modelPath,
-                                    std::map<std::string, HostTensor> &weights) {
+Status
+distir::loadOnnxInitializers(const std::string &modelPath,
+                             std::map<std::string, HostTensor> &weights) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -399,7 +402,8 @@ Status distir::loadOnnxInitializers(const std::string &modelPath,
   onnx::ModelProto model;
   Status status = onnx_import::parseModel((*file)->getBuffer(), model);
   if (!status.ok())
-    return Status::error(onnx_import::formatModelError(modelPath, status.message()));
+    return Status::error(
+        onnx_import::formatModelError(modelPath, status.message()));
   StringRef modelDir = llvm::sys::path::parent_path(modelPath);
   for (const onnx::TensorProto &proto : model.graph().initializer()) {
     HostTensor tensor;

@@ -66,11 +66,14 @@ template <typename Int> Int applyInteger(BinaryOp op, Int a, Int b) {
   using Unsigned = std::make_unsigned_t<Int>;
   switch (op) {
   case BinaryOp::Add:
-    return static_cast<Int>(static_cast<Unsigned>(a) + static_cast<Unsigned>(b));
+    return static_cast<Int>(static_cast<Unsigned>(a) +
+                            static_cast<Unsigned>(b));
   case BinaryOp::Sub:
-    return static_cast<Int>(static_cast<Unsigned>(a) - static_cast<Unsigned>(b));
+    return static_cast<Int>(static_cast<Unsigned>(a) -
+                            static_cast<Unsigned>(b));
   case BinaryOp::Mul:
-    return static_cast<Int>(static_cast<Unsigned>(a) * static_cast<Unsigned>(b));
+    return static_cast<Int>(static_cast<Unsigned>(a) *
+                            static_cast<Unsigned>(b));
   case BinaryOp::Div:
     if (a == std::numeric_limits<Int>::min() && b == -1)
       return a;
@@ -102,26 +105,27 @@ template <typename T, typename Fn>
 void broadcastBinary(const T *lhs, const Shape &lhsShape, const T *rhs,
                      const Shape &rhsShape, T *out, const Shape &outShape,
                      Fn fn) {
-  forEachBroadcastRun(outShape, {lhsShape, rhsShape}, [&](const BroadcastRun &run) {
-    const T *a = lhs + run.offsets[0];
-    const T *b = rhs + run.offsets[1];
-    T *o = out + run.resultOffset;
-    const int64_t n = run.length;
-    if (run.strides[0] && run.strides[1]) {
-      for (int64_t i = 0; i < n; ++i)
-        o[i] = fn(a[i], b[i]);
-    } else if (run.strides[0]) {
-      const T scalar = *b;
-      for (int64_t i = 0; i < n; ++i)
-        o[i] = fn(a[i], scalar);
-    } else if (run.strides[1]) {
-      const T scalar = *a;
-      for (int64_t i = 0; i < n; ++i)
-        o[i] = fn(scalar, b[i]);
-    } else {
-      std::fill(o, o + n, fn(*a, *b));
-    }
-  });
+  forEachBroadcastRun(outShape, {lhsShape, rhsShape},
+                      [&](const BroadcastRun &run) {
+                        const T *a = lhs + run.offsets[0];
+                        const T *b = rhs + run.offsets[1];
+                        T *o = out + run.resultOffset;
+                        const int64_t n = run.length;
+                        if (run.strides[0] && run.strides[1]) {
+                          for (int64_t i = 0; i < n; ++i)
+                            o[i] = fn(a[i], b[i]);
+                        } else if (run.strides[0]) {
+                          const T scalar = *b;
+                          for (int64_t i = 0; i < n; ++i)
+                            o[i] = fn(a[i], scalar);
+                        } else if (run.strides[1]) {
+                          const T scalar = *a;
+                          for (int64_t i = 0; i < n; ++i)
+                            o[i] = fn(scalar, b[i]);
+                        } else {
+                          std::fill(o, o + n, fn(*a, *b));
+                        }
+                      });
 }
 
 template <typename T, BinaryOp Op>
@@ -137,19 +141,26 @@ void dispatchFloatBinary(BinaryOp op, const T *lhs, const Shape &lhsShape,
                          const Shape &outShape) {
   switch (op) {
   case BinaryOp::Add:
-    return runFloatBinary<T, BinaryOp::Add>(lhs, lhsShape, rhs, rhsShape, out, outShape);
+    return runFloatBinary<T, BinaryOp::Add>(lhs, lhsShape, rhs, rhsShape, out,
+                                            outShape);
   case BinaryOp::Sub:
-    return runFloatBinary<T, BinaryOp::Sub>(lhs, lhsShape, rhs, rhsShape, out, outShape);
+    return runFloatBinary<T, BinaryOp::Sub>(lhs, lhsShape, rhs, rhsShape, out,
+                                            outShape);
   case BinaryOp::Mul:
-    return runFloatBinary<T, BinaryOp::Mul>(lhs, lhsShape, rhs, rhsShape, out, outShape);
+    return runFloatBinary<T, BinaryOp::Mul>(lhs, lhsShape, rhs, rhsShape, out,
+                                            outShape);
   case BinaryOp::Div:
-    return runFloatBinary<T, BinaryOp::Div>(lhs, lhsShape, rhs, rhsShape, out, outShape);
+    return runFloatBinary<T, BinaryOp::Div>(lhs, lhsShape, rhs, rhsShape, out,
+                                            outShape);
   case BinaryOp::Pow:
-    return runFloatBinary<T, BinaryOp::Pow>(lhs, lhsShape, rhs, rhsShape, out, outShape);
+    return runFloatBinary<T, BinaryOp::Pow>(lhs, lhsShape, rhs, rhsShape, out,
+                                            outShape);
   case BinaryOp::Max:
-    return runFloatBinary<T, BinaryOp::Max>(lhs, lhsShape, rhs, rhsShape, out, outShape);
+    return runFloatBinary<T, BinaryOp::Max>(lhs, lhsShape, rhs, rhsShape, out,
+                                            outShape);
   case BinaryOp::Min:
-    return runFloatBinary<T, BinaryOp::Min>(lhs, lhsShape, rhs, rhsShape, out, outShape);
+    return runFloatBinary<T, BinaryOp::Min>(lhs, lhsShape, rhs, rhsShape, out,
+                                            outShape);
   }
 }
 
@@ -172,10 +183,10 @@ Status binary(BinaryOp op, const HostTensor &lhs, const HostTensor &rhs,
               HostTensor &result) {
   const char *name = getBinaryName(op);
   if (lhs.getElementType() != rhs.getElementType())
-    return kernelError(name, std::string("operands have different element types (") +
-                                 getElementTypeName(lhs.getElementType()) +
-                                 " vs " + getElementTypeName(rhs.getElementType()) +
-                                 ")");
+    return kernelError(name,
+                       std::string("operands have different element types (") +
+                           getElementTypeName(lhs.getElementType()) + " vs " +
+                           getElementTypeName(rhs.getElementType()) + ")");
   Shape shape;
   Status broadcast = broadcastShapes(lhs.getShape(), rhs.getShape(), shape);
   if (!broadcast.ok())
@@ -194,8 +205,8 @@ Status binary(BinaryOp op, const HostTensor &lhs, const HostTensor &rhs,
     using T = decltype(zero);
     InputView<T> a(lhs), b(rhs);
     OutputView<T> o(out);
-    dispatchFloatBinary<T>(op, a.data(), lhs.getShape(), b.data(), rhs.getShape(),
-                           o.data(), shape);
+    dispatchFloatBinary<T>(op, a.data(), lhs.getShape(), b.data(),
+                           rhs.getShape(), o.data(), shape);
     o.commit();
     return Status::success();
   }));
@@ -208,17 +219,18 @@ template <typename Fn>
 Status floatUnary(const char *name, const HostTensor &x, HostTensor &result,
                   Fn fn) {
   HostTensor out = HostTensor::uninitialized(x.getElementType(), x.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, x.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> in(x);
-    OutputView<T> o(out);
-    const T *src = in.data();
-    T *dst = o.data();
-    for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
-      dst[i] = fn(src[i]);
-    o.commit();
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, x.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> in(x);
+        OutputView<T> o(out);
+        const T *src = in.data();
+        T *dst = o.data();
+        for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+          dst[i] = fn(src[i]);
+        o.commit();
+        return Status::success();
+      }));
   result = std::move(out);
   return Status::success();
 }
@@ -228,20 +240,23 @@ template <typename Fn>
 Status floatPairwise(const char *name, const char *lhsName,
                      const HostTensor &lhs, const char *rhsName,
                      const HostTensor &rhs, HostTensor &result, Fn fn) {
-  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, lhsName, lhs, rhsName, rhs));
-  HostTensor out = HostTensor::uninitialized(lhs.getElementType(), lhs.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, lhs.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> a(lhs), b(rhs);
-    OutputView<T> o(out);
-    const T *pa = a.data();
-    const T *pb = b.data();
-    T *dst = o.data();
-    for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i)
-      dst[i] = fn(pa[i], pb[i]);
-    o.commit();
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      checkSameTypeAndShape(name, lhsName, lhs, rhsName, rhs));
+  HostTensor out =
+      HostTensor::uninitialized(lhs.getElementType(), lhs.getShape());
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, lhs.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> a(lhs), b(rhs);
+        OutputView<T> o(out);
+        const T *pa = a.data();
+        const T *pb = b.data();
+        T *dst = o.data();
+        for (int64_t i = 0, e = lhs.getNumElements(); i < e; ++i)
+          dst[i] = fn(pa[i], pb[i]);
+        o.commit();
+        return Status::success();
+      }));
   result = std::move(out);
   return Status::success();
 }
@@ -315,8 +330,9 @@ Status minimum(const HostTensor &lhs, const HostTensor &rhs,
 Status where(const HostTensor &cond, const HostTensor &x, const HostTensor &y,
              HostTensor &result) {
   if (isFloatType(cond.getElementType()))
-    return kernelError("where", std::string("condition must be i1 or an integer, got ") +
-                                    getElementTypeName(cond.getElementType()));
+    return kernelError("where",
+                       std::string("condition must be i1 or an integer, got ") +
+                           getElementTypeName(cond.getElementType()));
   if (x.getElementType() != y.getElementType())
     return kernelError("where", "x and y have different element types");
   Shape shape;
@@ -334,16 +350,17 @@ Status where(const HostTensor &cond, const HostTensor &x, const HostTensor &y,
   const auto *xBytes = static_cast<const std::byte *>(x.getRawData());
   const auto *yBytes = static_cast<const std::byte *>(y.getRawData());
   auto *outBytes = static_cast<std::byte *>(out.getRawData());
-  forEachBroadcastRun(shape, {cond.getShape(), x.getShape(), y.getShape()},
-                      [&](const BroadcastRun &run) {
-                        for (int64_t i = 0; i < run.length; ++i) {
-                          bool pick = truth[run.offsets[0] + i * run.strides[0]];
-                          const std::byte *src =
-                              pick ? xBytes + (run.offsets[1] + i * run.strides[1]) * width
-                                   : yBytes + (run.offsets[2] + i * run.strides[2]) * width;
-                          std::memcpy(outBytes + (run.resultOffset + i) * width, src, width);
-                        }
-                      });
+  forEachBroadcastRun(
+      shape, {cond.getShape(), x.getShape(), y.getShape()},
+      [&](const BroadcastRun &run) {
+        for (int64_t i = 0; i < run.length; ++i) {
+          bool pick = truth[run.offsets[0] + i * run.strides[0]];
+          const std::byte *src =
+              pick ? xBytes + (run.offsets[1] + i * run.strides[1]) * width
+                   : yBytes + (run.offsets[2] + i * run.strides[2]) * width;
+          std::memcpy(outBytes + (run.resultOffset + i) * width, src, width);
+        }
+      });
   result = std::move(out);
   return Status::success();
 }
@@ -386,7 +403,8 @@ Status erf(const HostTensor &x, HostTensor &result) {
 
 Status relu(const HostTensor &x, HostTensor &result) {
   if (isWideInteger(x.getElementType()))
-    return integerUnary(x, result, [](auto v) { return v > 0 ? v : decltype(v)(0); });
+    return integerUnary(x, result,
+                        [](auto v) { return v > 0 ? v : decltype(v)(0); });
   // NaN propagates, as in PyTorch.
   return floatUnary("relu", x, result,
                     [](auto v) { return v < 0 ? decltype(v)(0) : v; });
@@ -405,8 +423,9 @@ Status sigmoid(const HostTensor &x, HostTensor &result) {
 
 Status gelu(const HostTensor &x, GeluApproximation approximation,
             HostTensor &result) {
-  return floatUnary("gelu", x, result,
-                    [approximation](auto v) { return geluValue(v, approximation); });
+  return floatUnary("gelu", x, result, [approximation](auto v) {
+    return geluValue(v, approximation);
+  });
 }
 
 Status dropout(const HostTensor &x, HostTensor &result) {
@@ -473,9 +492,9 @@ Status tanhGrad(const HostTensor &dy, const HostTensor &y, HostTensor &dx) {
 }
 
 Status sigmoidGrad(const HostTensor &dy, const HostTensor &y, HostTensor &dx) {
-  return floatPairwise("sigmoid_grad", "dy", dy, "y", y, dx, [](auto g, auto s) {
-    return g * s * (decltype(g)(1) - s);
-  });
+  return floatPairwise(
+      "sigmoid_grad", "dy", dy, "y", y, dx,
+      [](auto g, auto s) { return g * s * (decltype(g)(1) - s); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -491,10 +510,10 @@ Status sgdUpdate(const HostTensor &w, const HostTensor &g, double learningRate,
                        });
 }
 
-Status adamUpdate(const HostTensor &w, const HostTensor &g,
-                  const HostTensor &m, const HostTensor &v,
-                  const HostTensor &step, const AdamOptions &options,
-                  HostTensor &newW, HostTensor &newM, HostTensor &newV) {
+Status adamUpdate(const HostTensor &w, const HostTensor &g, const HostTensor &m,
+                  const HostTensor &v, const HostTensor &step,
+                  const AdamOptions &options, HostTensor &newW,
+                  HostTensor &newM, HostTensor &newV) {
   const char *name = "adam_update";
   DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "w", w, "g", g));
   DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "w", w, "m", m));
@@ -504,34 +523,36 @@ Status adamUpdate(const HostTensor &w, const HostTensor &g,
                                  formatShape(step.getShape()));
   const double t = step.getAsDouble(0);
   if (!(t >= 1.0))
-    return kernelError(name, "step must be >= 1 (1-based), got " + std::to_string(t));
+    return kernelError(name,
+                       "step must be >= 1 (1-based), got " + std::to_string(t));
   HostTensor w2(w.getElementType(), w.getShape());
   HostTensor m2(w.getElementType(), w.getShape());
   HostTensor v2(w.getElementType(), w.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, w.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> wIn(w), gIn(g), mIn(m), vIn(v);
-    OutputView<T> wOut(w2), mOut(m2), vOut(v2);
-    const T beta1 = static_cast<T>(options.beta1);
-    const T beta2 = static_cast<T>(options.beta2);
-    const T correction1 = static_cast<T>(1.0 - std::pow(options.beta1, t));
-    const T correction2 = static_cast<T>(1.0 - std::pow(options.beta2, t));
-    const T lr = static_cast<T>(options.learningRate);
-    const T eps = static_cast<T>(options.epsilon);
-    for (int64_t i = 0, e = w.getNumElements(); i < e; ++i) {
-      T grad = gIn[i];
-      T moment = beta1 * mIn[i] + (T(1) - beta1) * grad;
-      T second = beta2 * vIn[i] + (T(1) - beta2) * grad * grad;
-      mOut[i] = moment;
-      vOut[i] = second;
-      wOut[i] = wIn[i] - lr * (moment / correction1) /
-                             (std::sqrt(second / correction2) + eps);
-    }
-    wOut.commit();
-    mOut.commit();
-    vOut.commit();
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, w.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> wIn(w), gIn(g), mIn(m), vIn(v);
+        OutputView<T> wOut(w2), mOut(m2), vOut(v2);
+        const T beta1 = static_cast<T>(options.beta1);
+        const T beta2 = static_cast<T>(options.beta2);
+        const T correction1 = static_cast<T>(1.0 - std::pow(options.beta1, t));
+        const T correction2 = static_cast<T>(1.0 - std::pow(options.beta2, t));
+        const T lr = static_cast<T>(options.learningRate);
+        const T eps = static_cast<T>(options.epsilon);
+        for (int64_t i = 0, e = w.getNumElements(); i < e; ++i) {
+          T grad = gIn[i];
+          T moment = beta1 * mIn[i] + (T(1) - beta1) * grad;
+          T second = beta2 * vIn[i] + (T(1) - beta2) * grad * grad;
+          mOut[i] = moment;
+          vOut[i] = second;
+          wOut[i] = wIn[i] - lr * (moment / correction1) /
+                                 (std::sqrt(second / correction2) + eps);
+        }
+        wOut.commit();
+        mOut.commit();
+        vOut.commit();
+        return Status::success();
+      }));
   newW = std::move(w2);
   newM = std::move(m2);
   newV = std::move(v2);
@@ -548,14 +569,15 @@ Status reduceTensors(const TensorList &inputs, ReductionKind kind,
   if (inputs.empty())
     return kernelError(name, "no tensors to reduce");
   for (const HostTensor *input : inputs)
-    DISTIR_RETURN_IF_ERROR(
-        checkSameTypeAndShape(name, "first tensor", *inputs[0], "another", *input));
+    DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(
+        name, "first tensor", *inputs[0], "another", *input));
   const ElementType type = inputs[0]->getElementType();
   const int64_t n = inputs[0]->getNumElements();
   HostTensor out(type, inputs[0]->getShape());
   // f64 holds every input exactly except int64 above 2^53; integer sums
   // that large are not a use case of the executor.
-  std::vector<double> accumulator(static_cast<size_t>(n)), values(accumulator.size());
+  std::vector<double> accumulator(static_cast<size_t>(n)),
+      values(accumulator.size());
   loadAs(*inputs[0], 0, n, accumulator.data());
   for (size_t k = 1; k < inputs.size(); ++k) {
     loadAs(*inputs[k], 0, n, values.data());

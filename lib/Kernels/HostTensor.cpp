@@ -213,8 +213,8 @@ void HostTensor::allocate() {
   numElements = ::distir::getNumElements(shape);
   // At least one byte so that getRawData() is never null.
   size_t bytes = static_cast<size_t>(std::max<int64_t>(getByteSize(), 1));
-  storage.reset(static_cast<std::byte *>(
-      ::operator new[](bytes, kStorageAlignment)));
+  storage.reset(
+      static_cast<std::byte *>(::operator new[](bytes, kStorageAlignment)));
 }
 
 HostTensor::HostTensor() : HostTensor(ElementType::F32, {}) {}
@@ -225,7 +225,8 @@ HostTensor::HostTensor(ElementType type, std::vector<int64_t> shape)
   std::memset(storage.get(), 0, static_cast<size_t>(getByteSize()));
 }
 
-HostTensor HostTensor::uninitialized(ElementType type, std::vector<int64_t> shape) {
+HostTensor HostTensor::uninitialized(ElementType type,
+                                     std::vector<int64_t> shape) {
   HostTensor tensor;
   tensor.type = type;
   tensor.shape = std::move(shape);
@@ -291,8 +292,9 @@ HostTensor HostTensor::random(std::string_view name,
     if (type == ElementType::I1)
       value = bits >> 63;
     else if (upperBound > 0)
-      value = static_cast<uint64_t>(
-          (static_cast<unsigned __int128>(bits) * static_cast<uint64_t>(upperBound)) >> 64);
+      value = static_cast<uint64_t>((static_cast<unsigned __int128>(bits) *
+                                     static_cast<uint64_t>(upperBound)) >>
+                                    64);
     else
       value = type == ElementType::I64 ? bits >> 1 : bits >> 33;
     if (type == ElementType::I64)
@@ -419,7 +421,8 @@ Status compareTensors(const HostTensor &actual, const HostTensor &reference,
     double absErr = std::fabs(a - b);
     difference.maxAbsErr = std::max(difference.maxAbsErr, absErr);
     if (b != 0.0)
-      difference.maxRelErr = std::max(difference.maxRelErr, absErr / std::fabs(b));
+      difference.maxRelErr =
+          std::max(difference.maxRelErr, absErr / std::fabs(b));
     if (absErr > atol + rtol * std::fabs(b))
       ++difference.numMismatches;
   }

@@ -117,11 +117,11 @@ Status checkSameTypeAndShape(const char *kernel, const char *lhsName,
                              const HostTensor &lhs, const char *rhsName,
                              const HostTensor &rhs) {
   if (lhs.getElementType() != rhs.getElementType())
-    return kernelError(kernel, std::string(lhsName) + " and " + rhsName +
-                                   " have different element types (" +
-                                   getElementTypeName(lhs.getElementType()) +
-                                   " vs " +
-                                   getElementTypeName(rhs.getElementType()) + ")");
+    return kernelError(kernel,
+                       std::string(lhsName) + " and " + rhsName +
+                           " have different element types (" +
+                           getElementTypeName(lhs.getElementType()) + " vs " +
+                           getElementTypeName(rhs.getElementType()) + ")");
   if (lhs.getShape() != rhs.getShape())
     return kernelError(kernel, std::string(lhsName) + " and " + rhsName +
                                    " have different shapes (" +
@@ -130,7 +130,8 @@ Status checkSameTypeAndShape(const char *kernel, const char *lhsName,
   return Status::success();
 }
 
-Status resolveAxis(const char *kernel, int64_t axis, int64_t rank, int64_t &dim) {
+Status resolveAxis(const char *kernel, int64_t axis, int64_t rank,
+                   int64_t &dim) {
   Status status = normalizeAxis(axis, rank, dim);
   if (!status.ok())
     return kernelError(kernel, status.message());

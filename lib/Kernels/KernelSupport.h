@@ -39,8 +39,9 @@ Status dispatchFloat(const char *kernel, ElementType type, Fn &&fn) {
   case ElementType::BF16:
     return fn(float());
   default:
-    return kernelError(kernel, std::string("expected a float element type, got ") +
-                                   getElementTypeName(type));
+    return kernelError(kernel,
+                       std::string("expected a float element type, got ") +
+                           getElementTypeName(type));
   }
 }
 
@@ -141,8 +142,7 @@ void forEachBroadcastRun(const Shape &resultShape,
       continue;
     bool mergeable = !sizes.empty();
     for (size_t k = 0; k < numOperands && mergeable; ++k)
-      mergeable = strides[k][d] ==
-                  collapsedStrides[k].back() * sizes.back();
+      mergeable = strides[k][d] == collapsedStrides[k].back() * sizes.back();
     if (mergeable) {
       sizes.back() *= size;
       continue;
@@ -164,7 +164,8 @@ void forEachBroadcastRun(const Shape &resultShape,
   const int64_t length = sizes[0];
   int64_t resultOffset = 0;
   while (true) {
-    body(BroadcastRun{resultOffset, length, offsets.data(), innerStrides.data()});
+    body(BroadcastRun{resultOffset, length, offsets.data(),
+                      innerStrides.data()});
     resultOffset += length;
     size_t d = 1;
     for (; d < numDims; ++d) {
@@ -182,7 +183,8 @@ void forEachBroadcastRun(const Shape &resultShape,
 }
 
 /// normalizeAxis with the kernel's name in the error.
-Status resolveAxis(const char *kernel, int64_t axis, int64_t rank, int64_t &dim);
+Status resolveAxis(const char *kernel, int64_t axis, int64_t rank,
+                   int64_t &dim);
 
 /// Fails unless a gradient operand has the shape its forward op produces.
 Status checkGradientShape(const char *kernel, const HostTensor &grad,

@@ -45,9 +45,10 @@ Status matmul(const HostTensor &a, const HostTensor &b, bool transposeA,
               bool transposeB, HostTensor &result) {
   const char *name = "matmul";
   if (a.getElementType() != b.getElementType())
-    return kernelError(name, std::string("operands have different element types (") +
-                                 getElementTypeName(a.getElementType()) + " vs " +
-                                 getElementTypeName(b.getElementType()) + ")");
+    return kernelError(name,
+                       std::string("operands have different element types (") +
+                           getElementTypeName(a.getElementType()) + " vs " +
+                           getElementTypeName(b.getElementType()) + ")");
   if (a.getRank() == 0 || b.getRank() == 0)
     return kernelError(name, "operands must have rank >= 1");
 
@@ -62,9 +63,10 @@ Status matmul(const HostTensor &a, const HostTensor &b, bool transposeA,
   const int64_t kB = bShape[bRank - (transB ? 1 : 2)];
   const int64_t n = bShape[bRank - (transB ? 2 : 1)];
   if (k != kB)
-    return kernelError(name, "contracting dims differ: " + formatShape(a.getShape()) +
-                                 (transposeA ? "^T" : "") + " x " +
-                                 formatShape(b.getShape()) + (transposeB ? "^T" : ""));
+    return kernelError(
+        name, "contracting dims differ: " + formatShape(a.getShape()) +
+                  (transposeA ? "^T" : "") + " x " + formatShape(b.getShape()) +
+                  (transposeB ? "^T" : ""));
   Shape aBatch(aShape.begin(), aShape.end() - 2);
   Shape bBatch(bShape.begin(), bShape.end() - 2);
   Shape batch;
@@ -82,8 +84,9 @@ Status matmul(const HostTensor &a, const HostTensor &b, bool transposeA,
   if (!fitsBlasInt(m) || !fitsBlasInt(n) || !fitsBlasInt(k))
     return kernelError(name, "a matrix dimension exceeds the BLAS int range");
   // gemm with beta = 0 writes every element, unless a dim is empty.
-  HostTensor out = m > 0 && n > 0 && k > 0 ? HostTensor::uninitialized(type, resultShape)
-                                          : HostTensor(type, resultShape);
+  HostTensor out = m > 0 && n > 0 && k > 0
+                       ? HostTensor::uninitialized(type, resultShape)
+                       : HostTensor(type, resultShape);
 
   DISTIR_RETURN_IF_ERROR(dispatchFloat(name, type, [&](auto zero) {
     using T = decltype(zero);
@@ -99,13 +102,16 @@ Status matmul(const HostTensor &a, const HostTensor &b, bool transposeA,
       gemm(false, transB, m * numBatches, n, k, aView.data(), bView.data(),
            T(0), outView.data());
     } else {
-      forEachBroadcastRun(batch, {aBatch, bBatch}, [&](const BroadcastRun &run) {
-        for (int64_t i = 0; i < run.length; ++i)
-          gemm(transA, transB, m, n, k,
-               aView.data() + (run.offsets[0] + i * run.strides[0]) * aMatrix,
-               bView.data() + (run.offsets[1] + i * run.strides[1]) * bMatrix,
-               T(0), outView.data() + (run.resultOffset + i) * outMatrix);
-      });
+      forEachBroadcastRun(
+          batch, {aBatch, bBatch}, [&](const BroadcastRun &run) {
+            for (int64_t i = 0; i < run.length; ++i)
+              gemm(transA, transB, m, n, k,
+                   aView.data() +
+                       (run.offsets[0] + i * run.strides[0]) * aMatrix,
+                   bView.data() +
+                       (run.offsets[1] + i * run.strides[1]) * bMatrix,
+                   T(0), outView.data() + (run.resultOffset + i) * outMatrix);
+          });
     }
     outView.commit();
     return Status::success();

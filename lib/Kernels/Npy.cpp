@@ -76,7 +76,8 @@ private:
                          std::to_string(pos));
   }
   void skipSpace() {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
+    while (pos < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[pos])))
       ++pos;
   }
   bool consume(char c) {
@@ -117,10 +118,12 @@ private:
       return fail("expected '(' for the shape");
     while (!consume(')')) {
       skipSpace();
-      if (pos >= text.size() || !std::isdigit(static_cast<unsigned char>(text[pos])))
+      if (pos >= text.size() ||
+          !std::isdigit(static_cast<unsigned char>(text[pos])))
         return fail("expected a dimension");
       int64_t dim = 0;
-      while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+      while (pos < text.size() &&
+             std::isdigit(static_cast<unsigned char>(text[pos]))) {
         int digit = text[pos++] - '0';
         if (dim > (std::numeric_limits<int64_t>::max() - digit) / 10)
           return fail("dimension overflows int64");
@@ -144,8 +147,9 @@ uint32_t readLittleEndian(const std::string &bytes, size_t offset,
                           size_t width) {
   uint32_t value = 0;
   for (size_t i = 0; i < width; ++i)
-    value |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + i]))
-             << (8 * i);
+    value |=
+        static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + i]))
+        << (8 * i);
   return value;
 }
 } // namespace
@@ -171,7 +175,8 @@ Status parseNpy(const std::string &bytes, HostTensor &tensor) {
   std::string descr;
   bool fortranOrder = false;
   std::vector<int64_t> shape;
-  DISTIR_RETURN_IF_ERROR(HeaderParser(header).parse(descr, fortranOrder, shape));
+  DISTIR_RETURN_IF_ERROR(
+      HeaderParser(header).parse(descr, fortranOrder, shape));
   if (fortranOrder)
     return Status::error("Fortran-order .npy arrays are not supported; save "
                          "with numpy.ascontiguousarray");
@@ -192,8 +197,9 @@ Status parseNpy(const std::string &bytes, HostTensor &tensor) {
                          " needs " + std::to_string(expected) +
                          " data bytes, found " + std::to_string(available));
   if (available > expected)
-    return Status::error(".npy file has " + std::to_string(available - expected) +
-                         " bytes after the data of shape " + formatShape(shape));
+    return Status::error(
+        ".npy file has " + std::to_string(available - expected) +
+        " bytes after the data of shape " + formatShape(shape));
 
   HostTensor result(*type, shape);
   std::memcpy(result.getRawData(), bytes.data() + dataStart,

@@ -36,31 +36,34 @@ Status reduce(const char *name, const HostTensor &x, const Shape &axes,
       outShape.push_back(keptShape[d]);
   }
   HostTensor out(x.getElementType(), outShape);
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, x.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> in(x);
-    std::vector<double> sums(static_cast<size_t>(out.getNumElements()), 0.0);
-    // Walk the input with the kept shape "broadcast" onto it: each run adds
-    // either into one sum (reduced inner dim) or into a row of sums.
-    forEachBroadcastRun(x.getShape(), {keptShape}, [&](const BroadcastRun &run) {
-      const T *values = in.data() + run.resultOffset;
-      double *target = sums.data() + run.offsets[0];
-      if (run.strides[0] == 0) {
-        double acc = 0.0;
-        for (int64_t i = 0; i < run.length; ++i)
-          acc += values[i];
-        *target += acc;
-      } else {
-        for (int64_t i = 0; i < run.length; ++i)
-          target[i] += values[i];
-      }
-    });
-    if (mean)
-      for (double &sum : sums)
-        sum /= static_cast<double>(count);
-    storeAs(sums.data(), out.getNumElements(), out, 0);
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, x.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> in(x);
+        std::vector<double> sums(static_cast<size_t>(out.getNumElements()),
+                                 0.0);
+        // Walk the input with the kept shape "broadcast" onto it: each run adds
+        // either into one sum (reduced inner dim) or into a row of sums.
+        forEachBroadcastRun(x.getShape(), {keptShape},
+                            [&](const BroadcastRun &run) {
+                              const T *values = in.data() + run.resultOffset;
+                              double *target = sums.data() + run.offsets[0];
+                              if (run.strides[0] == 0) {
+                                double acc = 0.0;
+                                for (int64_t i = 0; i < run.length; ++i)
+                                  acc += values[i];
+                                *target += acc;
+                              } else {
+                                for (int64_t i = 0; i < run.length; ++i)
+                                  target[i] += values[i];
+                              }
+                            });
+        if (mean)
+          for (double &sum : sums)
+            sum /= static_cast<double>(count);
+        storeAs(sums.data(), out.getNumElements(), out, 0);
+        return Status::success();
+      }));
   result = std::move(out);
   return Status::success();
 }
@@ -123,23 +126,27 @@ Status softmaxLike(const char *name, const HostTensor &x, int64_t axis,
   int64_t dim;
   DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, x.getRank(), dim));
   if (causal && (x.getRank() < 2 || dim != x.getRank() - 1))
-    return kernelError(name, "causal masking needs rank >= 2 and the last axis");
+    return kernelError(name,
+                       "causal masking needs rank >= 2 and the last axis");
   HostTensor out(x.getElementType(), x.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, x.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> in(x);
-    OutputView<T> o(out);
-    AxisSplit split = splitAtAxis(x.getShape(), dim);
-    const int64_t queries = causal ? x.getDimSize(dim - 1) : 1;
-    const int64_t keys = split.axis;
-    softmaxRows<T>(in.data(), o.data(), split, static_cast<T>(scale), logOutput,
-                   [&](int64_t row) {
-                     // Row `row` is query row % queries: keys 0..q are visible.
-                     return causal ? std::min(keys, row % queries + 1) : keys;
-                   });
-    o.commit();
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, x.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> in(x);
+        OutputView<T> o(out);
+        AxisSplit split = splitAtAxis(x.getShape(), dim);
+        const int64_t queries = causal ? x.getDimSize(dim - 1) : 1;
+        const int64_t keys = split.axis;
+        softmaxRows<T>(in.data(), o.data(), split, static_cast<T>(scale),
+                       logOutput, [&](int64_t row) {
+                         // Row `row` is query row % queries: keys 0..q are
+                         // visible.
+                         return causal ? std::min(keys, row % queries + 1)
+                                       : keys;
+                       });
+        o.commit();
+        return Status::success();
+      }));
   result = std::move(out);
   return Status::success();
 }
@@ -151,11 +158,13 @@ Status prepareCrossEntropy(const char *name, const HostTensor &logits,
                            const CrossEntropyOptions &options, AxisSplit &split,
                            std::vector<int64_t> &sampleLabels) {
   int64_t dim;
-  DISTIR_RETURN_IF_ERROR(resolveAxis(name, options.classAxis, logits.getRank(), dim));
+  DISTIR_RETURN_IF_ERROR(
+      resolveAxis(name, options.classAxis, logits.getRank(), dim));
   Shape expected = logits.getShape();
   expected.erase(expected.begin() + dim);
   if (labels.getShape() != expected)
-    return kernelError(name, "labels have shape " + formatShape(labels.getShape()) +
+    return kernelError(name, "labels have shape " +
+                                 formatShape(labels.getShape()) +
                                  ", expected " + formatShape(expected) +
                                  " (logits without the class axis)");
   const ElementType labelType = labels.getElementType();
@@ -166,13 +175,15 @@ Status prepareCrossEntropy(const char *name, const HostTensor &logits,
   if (weights) {
     if (weights->getElementType() != logits.getElementType() ||
         weights->getShape() != Shape{split.axis})
-      return kernelError(name, "weights must be [" + std::to_string(split.axis) +
+      return kernelError(name, "weights must be [" +
+                                   std::to_string(split.axis) +
                                    "] of the logits' element type");
   }
   sampleLabels.resize(static_cast<size_t>(labels.getNumElements()));
   for (int64_t s = 0, e = labels.getNumElements(); s < e; ++s) {
-    int64_t label = labelType == ElementType::I64 ? labels.getData<int64_t>()[s]
-                                                  : labels.getData<int32_t>()[s];
+    int64_t label = labelType == ElementType::I64
+                        ? labels.getData<int64_t>()[s]
+                        : labels.getData<int32_t>()[s];
     if (options.ignoreIndex && label == *options.ignoreIndex) {
       sampleLabels[s] = -1;
       continue;
@@ -210,7 +221,8 @@ Status reduceMean(const HostTensor &x, const Shape &axes, bool keepDims,
 
 Status softmax(const HostTensor &x, int64_t axis, bool causal, double scale,
                HostTensor &result) {
-  return softmaxLike("softmax", x, axis, causal, scale, /*logOutput=*/false, result);
+  return softmaxLike("softmax", x, axis, causal, scale, /*logOutput=*/false,
+                     result);
 }
 
 Status logSoftmax(const HostTensor &x, int64_t axis, HostTensor &result) {
@@ -229,28 +241,30 @@ static Status rowSumGradient(const char *name, const HostTensor &dy,
   int64_t dim;
   DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, y.getRank(), dim));
   HostTensor out(y.getElementType(), y.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, y.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> g(dy), p(y);
-    OutputView<T> o(out);
-    AxisSplit split = splitAtAxis(y.getShape(), dim);
-    for (int64_t r = 0; r < split.outer; ++r)
-      for (int64_t i = 0; i < split.inner; ++i) {
-        const int64_t base = r * split.axis * split.inner + i;
-        double sum = 0.0;
-        for (int64_t j = 0; j < split.axis; ++j) {
-          int64_t at = base + j * split.inner;
-          sum += term(static_cast<double>(g[at]), static_cast<double>(p[at]));
-        }
-        const T sumT = static_cast<T>(sum);
-        for (int64_t j = 0; j < split.axis; ++j) {
-          int64_t at = base + j * split.inner;
-          o[at] = combine(g[at], p[at], sumT);
-        }
-      }
-    o.commit();
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, y.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> g(dy), p(y);
+        OutputView<T> o(out);
+        AxisSplit split = splitAtAxis(y.getShape(), dim);
+        for (int64_t r = 0; r < split.outer; ++r)
+          for (int64_t i = 0; i < split.inner; ++i) {
+            const int64_t base = r * split.axis * split.inner + i;
+            double sum = 0.0;
+            for (int64_t j = 0; j < split.axis; ++j) {
+              int64_t at = base + j * split.inner;
+              sum +=
+                  term(static_cast<double>(g[at]), static_cast<double>(p[at]));
+            }
+            const T sumT = static_cast<T>(sum);
+            for (int64_t j = 0; j < split.axis; ++j) {
+              int64_t at = base + j * split.inner;
+              o[at] = combine(g[at], p[at], sumT);
+            }
+          }
+        o.commit();
+        return Status::success();
+      }));
   dx = std::move(out);
   return Status::success();
 }
@@ -259,8 +273,7 @@ Status softmaxGrad(const HostTensor &dy, const HostTensor &y, int64_t axis,
                    double scale, HostTensor &dx) {
   // scale * y * (dy - sum(dy * y)).
   return rowSumGradient(
-      "softmax_grad", dy, y, axis, dx,
-      [](double g, double p) { return g * p; },
+      "softmax_grad", dy, y, axis, dx, [](double g, double p) { return g * p; },
       [scale](auto g, auto p, auto dot) {
         using T = decltype(g);
         return static_cast<T>(scale) * p * (g - dot);
@@ -287,40 +300,45 @@ Status crossEntropy(const HostTensor &logits, const HostTensor &labels,
   DISTIR_RETURN_IF_ERROR(prepareCrossEntropy(name, logits, labels, weights,
                                              options, split, sampleLabels));
   const bool perSample = options.reduction == LossReduction::None;
-  HostTensor out(logits.getElementType(), perSample ? labels.getShape() : Shape{});
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, logits.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> x(logits);
-    std::vector<double> losses(sampleLabels.size(), 0.0);
-    for (int64_t o = 0; o < split.outer; ++o)
-      for (int64_t i = 0; i < split.inner; ++i) {
-        const int64_t sample = o * split.inner + i;
-        const int64_t label = sampleLabels[sample];
-        if (label < 0)
-          continue;
-        const int64_t base = o * split.axis * split.inner + i;
-        double maxValue = -std::numeric_limits<double>::infinity();
-        for (int64_t c = 0; c < split.axis; ++c)
-          maxValue = std::max(maxValue, static_cast<double>(x[base + c * split.inner]));
-        double sum = 0.0;
-        for (int64_t c = 0; c < split.axis; ++c)
-          sum += std::exp(static_cast<double>(x[base + c * split.inner]) - maxValue);
-        double logProb = x[base + label * split.inner] - maxValue - std::log(sum);
-        double weight = weights ? weights->getAsDouble(label) : 1.0;
-        losses[sample] = -weight * logProb;
-      }
-    if (perSample) {
-      storeAs(losses.data(), static_cast<int64_t>(losses.size()), out, 0);
-      return Status::success();
-    }
-    double total = 0.0;
-    for (double loss : losses)
-      total += loss;
-    if (options.reduction == LossReduction::Mean)
-      total /= getMeanDivisor(sampleLabels, weights);
-    out.setFromDouble(0, total);
-    return Status::success();
-  }));
+  HostTensor out(logits.getElementType(),
+                 perSample ? labels.getShape() : Shape{});
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, logits.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> x(logits);
+        std::vector<double> losses(sampleLabels.size(), 0.0);
+        for (int64_t o = 0; o < split.outer; ++o)
+          for (int64_t i = 0; i < split.inner; ++i) {
+            const int64_t sample = o * split.inner + i;
+            const int64_t label = sampleLabels[sample];
+            if (label < 0)
+              continue;
+            const int64_t base = o * split.axis * split.inner + i;
+            double maxValue = -std::numeric_limits<double>::infinity();
+            for (int64_t c = 0; c < split.axis; ++c)
+              maxValue = std::max(
+                  maxValue, static_cast<double>(x[base + c * split.inner]));
+            double sum = 0.0;
+            for (int64_t c = 0; c < split.axis; ++c)
+              sum += std::exp(static_cast<double>(x[base + c * split.inner]) -
+                              maxValue);
+            double logProb =
+                x[base + label * split.inner] - maxValue - std::log(sum);
+            double weight = weights ? weights->getAsDouble(label) : 1.0;
+            losses[sample] = -weight * logProb;
+          }
+        if (perSample) {
+          storeAs(losses.data(), static_cast<int64_t>(losses.size()), out, 0);
+          return Status::success();
+        }
+        double total = 0.0;
+        for (double loss : losses)
+          total += loss;
+        if (options.reduction == LossReduction::Mean)
+          total /= getMeanDivisor(sampleLabels, weights);
+        out.setFromDouble(0, total);
+        return Status::success();
+      }));
   result = std::move(out);
   return Status::success();
 }
@@ -337,43 +355,50 @@ Status crossEntropyGrad(const HostTensor &dloss, const HostTensor &logits,
   const bool perSample = options.reduction == LossReduction::None;
   if (dloss.getElementType() != logits.getElementType())
     return kernelError(name, "dloss and logits have different element types");
-  if (perSample ? dloss.getShape() != labels.getShape() : dloss.getNumElements() != 1)
-    return kernelError(name, "dloss has shape " + formatShape(dloss.getShape()) +
-                                 ", expected " +
+  if (perSample ? dloss.getShape() != labels.getShape()
+                : dloss.getNumElements() != 1)
+    return kernelError(name, "dloss has shape " +
+                                 formatShape(dloss.getShape()) + ", expected " +
                                  (perSample ? formatShape(labels.getShape())
                                             : std::string("a scalar")));
   HostTensor out(logits.getElementType(), logits.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, logits.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> x(logits);
-    OutputView<T> o(out);
-    double upstream = perSample ? 0.0 : dloss.getAsDouble(0);
-    if (options.reduction == LossReduction::Mean)
-      upstream /= getMeanDivisor(sampleLabels, weights);
-    for (int64_t r = 0; r < split.outer; ++r)
-      for (int64_t i = 0; i < split.inner; ++i) {
-        const int64_t sample = r * split.inner + i;
-        const int64_t label = sampleLabels[sample];
-        const int64_t base = r * split.axis * split.inner + i;
-        if (label < 0)
-          continue; // Ignored: gradient stays 0.
-        double coefficient = (perSample ? dloss.getAsDouble(sample) : upstream) *
-                             (weights ? weights->getAsDouble(label) : 1.0);
-        double maxValue = -std::numeric_limits<double>::infinity();
-        for (int64_t c = 0; c < split.axis; ++c)
-          maxValue = std::max(maxValue, static_cast<double>(x[base + c * split.inner]));
-        double sum = 0.0;
-        for (int64_t c = 0; c < split.axis; ++c)
-          sum += std::exp(static_cast<double>(x[base + c * split.inner]) - maxValue);
-        for (int64_t c = 0; c < split.axis; ++c) {
-          const int64_t at = base + c * split.inner;
-          double probability = std::exp(static_cast<double>(x[at]) - maxValue) / sum;
-          o[at] = static_cast<T>(coefficient * (probability - (c == label ? 1.0 : 0.0)));
-        }
-      }
-    o.commit();
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, logits.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> x(logits);
+        OutputView<T> o(out);
+        double upstream = perSample ? 0.0 : dloss.getAsDouble(0);
+        if (options.reduction == LossReduction::Mean)
+          upstream /= getMeanDivisor(sampleLabels, weights);
+        for (int64_t r = 0; r < split.outer; ++r)
+          for (int64_t i = 0; i < split.inner; ++i) {
+            const int64_t sample = r * split.inner + i;
+            const int64_t label = sampleLabels[sample];
+            const int64_t base = r * split.axis * split.inner + i;
+            if (label < 0)
+              continue; // Ignored: gradient stays 0.
+            double coefficient =
+                (perSample ? dloss.getAsDouble(sample) : upstream) *
+                (weights ? weights->getAsDouble(label) : 1.0);
+            double maxValue = -std::numeric_limits<double>::infinity();
+            for (int64_t c = 0; c < split.axis; ++c)
+              maxValue = std::max(
+                  maxValue, static_cast<double>(x[base + c * split.inner]));
+            double sum = 0.0;
+            for (int64_t c = 0; c < split.axis; ++c)
+              sum += std::exp(static_cast<double>(x[base + c * split.inner]) -
+                              maxValue);
+            for (int64_t c = 0; c < split.axis; ++c) {
+              const int64_t at = base + c * split.inner;
+              double probability =
+                  std::exp(static_cast<double>(x[at]) - maxValue) / sum;
+              o[at] = static_cast<T>(coefficient *
+                                     (probability - (c == label ? 1.0 : 0.0)));
+            }
+          }
+        o.commit();
+        return Status::success();
+      }));
   dlogits = std::move(out);
   return Status::success();
 }
@@ -381,19 +406,22 @@ Status crossEntropyGrad(const HostTensor &dloss, const HostTensor &logits,
 Status mseLoss(const HostTensor &pred, const HostTensor &target,
                HostTensor &result) {
   const char *name = "mse_loss";
-  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "pred", pred, "target", target));
+  DISTIR_RETURN_IF_ERROR(
+      checkSameTypeAndShape(name, "pred", pred, "target", target));
   HostTensor out(pred.getElementType(), {});
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, pred.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> p(pred), t(target);
-    double total = 0.0;
-    for (int64_t i = 0, e = pred.getNumElements(); i < e; ++i) {
-      T diff = p[i] - t[i];
-      total += static_cast<double>(diff) * diff;
-    }
-    out.setFromDouble(0, total / static_cast<double>(pred.getNumElements()));
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, pred.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> p(pred), t(target);
+        double total = 0.0;
+        for (int64_t i = 0, e = pred.getNumElements(); i < e; ++i) {
+          T diff = p[i] - t[i];
+          total += static_cast<double>(diff) * diff;
+        }
+        out.setFromDouble(0,
+                          total / static_cast<double>(pred.getNumElements()));
+        return Status::success();
+      }));
   result = std::move(out);
   return Status::success();
 }
@@ -401,22 +429,25 @@ Status mseLoss(const HostTensor &pred, const HostTensor &target,
 Status mseLossGrad(const HostTensor &dloss, const HostTensor &pred,
                    const HostTensor &target, HostTensor &dpred) {
   const char *name = "mse_loss_grad";
-  DISTIR_RETURN_IF_ERROR(checkSameTypeAndShape(name, "pred", pred, "target", target));
+  DISTIR_RETURN_IF_ERROR(
+      checkSameTypeAndShape(name, "pred", pred, "target", target));
   if (dloss.getNumElements() != 1)
     return kernelError(name, "dloss must be a scalar, got shape " +
                                  formatShape(dloss.getShape()));
   HostTensor out(pred.getElementType(), pred.getShape());
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, pred.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> p(pred), t(target);
-    OutputView<T> o(out);
-    const T factor = static_cast<T>(2.0 * dloss.getAsDouble(0) /
-                                    static_cast<double>(pred.getNumElements()));
-    for (int64_t i = 0, e = pred.getNumElements(); i < e; ++i)
-      o[i] = factor * (p[i] - t[i]);
-    o.commit();
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, pred.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> p(pred), t(target);
+        OutputView<T> o(out);
+        const T factor =
+            static_cast<T>(2.0 * dloss.getAsDouble(0) /
+                           static_cast<double>(pred.getNumElements()));
+        for (int64_t i = 0, e = pred.getNumElements(); i < e; ++i)
+          o[i] = factor * (p[i] - t[i]);
+        o.commit();
+        return Status::success();
+      }));
   dpred = std::move(out);
   return Status::success();
 }

@@ -63,16 +63,20 @@ void gatherStrided(const HostTensor &src, int64_t srcOffset,
   switch (getElementByteWidth(src.getElementType())) {
   case 8:
     return gatherStridedWords(static_cast<const uint64_t *>(from), srcOffset,
-                              srcStrides, out.getShape(), static_cast<uint64_t *>(to));
+                              srcStrides, out.getShape(),
+                              static_cast<uint64_t *>(to));
   case 4:
     return gatherStridedWords(static_cast<const uint32_t *>(from), srcOffset,
-                              srcStrides, out.getShape(), static_cast<uint32_t *>(to));
+                              srcStrides, out.getShape(),
+                              static_cast<uint32_t *>(to));
   case 2:
     return gatherStridedWords(static_cast<const uint16_t *>(from), srcOffset,
-                              srcStrides, out.getShape(), static_cast<uint16_t *>(to));
+                              srcStrides, out.getShape(),
+                              static_cast<uint16_t *>(to));
   default:
     return gatherStridedWords(static_cast<const uint8_t *>(from), srcOffset,
-                              srcStrides, out.getShape(), static_cast<uint8_t *>(to));
+                              srcStrides, out.getShape(),
+                              static_cast<uint8_t *>(to));
   }
 }
 
@@ -148,9 +152,9 @@ Status transpose(const HostTensor &x, const Shape &perm, HostTensor &result) {
 Status reshape(const HostTensor &x, const Shape &shape, HostTensor &result) {
   DISTIR_RETURN_IF_ERROR(checkShape(shape, x.getElementType()));
   if (getNumElements(shape) != x.getNumElements())
-    return kernelError("reshape", "cannot reshape " + formatShape(x.getShape()) +
-                                      " into " + formatShape(shape) +
-                                      " (element counts differ)");
+    return kernelError(
+        "reshape", "cannot reshape " + formatShape(x.getShape()) + " into " +
+                       formatShape(shape) + " (element counts differ)");
   HostTensor out(x);
   out.reshapeInPlace(shape);
   result = std::move(out);
@@ -174,8 +178,8 @@ Status concat(const TensorList &inputs, int64_t axis, HostTensor &result) {
       return kernelError(name, "inputs have different ranks");
     expected[dim] = actual[dim];
     if (actual != expected)
-      return kernelError(name, "shapes " + formatShape(first.getShape()) + " and " +
-                                   formatShape(actual) +
+      return kernelError(name, "shapes " + formatShape(first.getShape()) +
+                                   " and " + formatShape(actual) +
                                    " differ outside the concatenation axis");
     outShape[dim] += actual[dim];
   }
@@ -188,7 +192,8 @@ Status concat(const TensorList &inputs, int64_t axis, HostTensor &result) {
     const int64_t chunk = inSplit.axis * inSplit.inner * width;
     for (int64_t o = 0; o < inSplit.outer; ++o)
       std::memcpy(bytesOf(out) +
-                      ((o * outSplit.axis + axisOffset) * outSplit.inner) * width,
+                      ((o * outSplit.axis + axisOffset) * outSplit.inner) *
+                          width,
                   bytesOf(*input) + o * chunk, static_cast<size_t>(chunk));
     axisOffset += inSplit.axis;
   }
@@ -209,15 +214,16 @@ Status slice(const HostTensor &x, const Shape &starts, const Shape &limits,
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t size = x.getDimSize(d), start = starts[d], limit = limits[d],
                   stride = strides[d];
-    const std::string where = " in dim " + std::to_string(d) + " (size " +
-                              std::to_string(size) + ")";
+    const std::string where =
+        " in dim " + std::to_string(d) + " (size " + std::to_string(size) + ")";
     if (stride == 0)
       return kernelError(name, "stride 0" + where);
     if (stride > 0) {
       if (start < 0 || start > limit || limit > size)
-        return kernelError(name, "need 0 <= start <= limit <= size, got start " +
-                                     std::to_string(start) + ", limit " +
-                                     std::to_string(limit) + where);
+        return kernelError(name,
+                           "need 0 <= start <= limit <= size, got start " +
+                               std::to_string(start) + ", limit " +
+                               std::to_string(limit) + where);
       outShape[d] = (limit - start + stride - 1) / stride;
     } else {
       if (limit < -1 || limit > start || (start >= size && start != limit))
@@ -252,7 +258,8 @@ Status split(const HostTensor &x, int64_t axis, const Shape &sizes,
     total += size;
   }
   if (total != x.getDimSize(dim))
-    return kernelError(name, "sizes " + formatShape(sizes) + " do not add up to dim " +
+    return kernelError(name, "sizes " + formatShape(sizes) +
+                                 " do not add up to dim " +
                                  std::to_string(dim) + " of size " +
                                  std::to_string(x.getDimSize(dim)));
   const int64_t width = getElementByteWidth(x.getElementType());
@@ -266,7 +273,8 @@ Status split(const HostTensor &x, int64_t axis, const Shape &sizes,
     const int64_t chunk = size * inSplit.inner * width;
     for (int64_t o = 0; o < inSplit.outer; ++o)
       std::memcpy(bytesOf(piece) + o * chunk,
-                  bytesOf(x) + ((o * inSplit.axis + axisOffset) * inSplit.inner) * width,
+                  bytesOf(x) +
+                      ((o * inSplit.axis + axisOffset) * inSplit.inner) * width,
                   static_cast<size_t>(chunk));
     axisOffset += size;
     pieces.push_back(std::move(piece));
@@ -292,13 +300,17 @@ Status insertSlice(const HostTensor &source, const Shape &offsets,
                    HostTensor &target) {
   const char *name = "insert_slice";
   const int64_t rank = target.getRank();
-  if (source.getElementType() != target.getElementType() || source.getRank() != rank)
-    return kernelError(name, "source and target differ in element type or rank");
+  if (source.getElementType() != target.getElementType() ||
+      source.getRank() != rank)
+    return kernelError(name,
+                       "source and target differ in element type or rank");
   DISTIR_RETURN_IF_ERROR(checkRankedList(name, "offsets", offsets, rank));
   for (int64_t d = 0; d < rank; ++d)
-    if (offsets[d] < 0 || offsets[d] + source.getDimSize(d) > target.getDimSize(d))
-      return kernelError(name, "block " + formatShape(source.getShape()) + " at " +
-                                   formatShape(offsets) + " does not fit in " +
+    if (offsets[d] < 0 ||
+        offsets[d] + source.getDimSize(d) > target.getDimSize(d))
+      return kernelError(name, "block " + formatShape(source.getShape()) +
+                                   " at " + formatShape(offsets) +
+                                   " does not fit in " +
                                    formatShape(target.getShape()));
   if (source.getNumElements() == 0)
     return Status::success();
@@ -310,8 +322,10 @@ Status insertSlice(const HostTensor &source, const Shape &offsets,
   for (int64_t r = 0; r < numRows; ++r) {
     int64_t offset = 0;
     for (int64_t d = 0; d < rank; ++d)
-      offset += (offsets[d] + (d < rank - 1 ? counter[d] : 0)) * targetStrides[d];
-    std::memcpy(bytesOf(target) + offset * width, bytesOf(source) + r * row * width,
+      offset +=
+          (offsets[d] + (d < rank - 1 ? counter[d] : 0)) * targetStrides[d];
+    std::memcpy(bytesOf(target) + offset * width,
+                bytesOf(source) + r * row * width,
                 static_cast<size_t>(row * width));
     for (int64_t d = rank - 2; d >= 0; --d) {
       if (++counter[d] < source.getDimSize(d))
@@ -335,7 +349,8 @@ Status pad(const HostTensor &x, const Shape &low, const Shape &high,
       return kernelError(name, "padding must be non-negative (dim " +
                                    std::to_string(d) + ")");
     const int64_t size = x.getDimSize(d);
-    outShape[d] = low[d] + high[d] + size + (size > 0 ? (size - 1) * interior[d] : 0);
+    outShape[d] =
+        low[d] + high[d] + size + (size > 0 ? (size - 1) * interior[d] : 0);
   }
   DISTIR_RETURN_IF_ERROR(checkShape(outShape, x.getElementType()));
   HostTensor out(x.getElementType(), outShape);
@@ -367,9 +382,11 @@ Status take(const HostTensor &data, const HostTensor &indices, int64_t axis,
   DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, data.getRank(), dim));
   std::vector<int64_t> positions;
   DISTIR_RETURN_IF_ERROR(readIndices(name, indices, positions));
-  DISTIR_RETURN_IF_ERROR(normalizeIndices(name, positions, data.getDimSize(dim)));
+  DISTIR_RETURN_IF_ERROR(
+      normalizeIndices(name, positions, data.getDimSize(dim)));
   Shape outShape(data.getShape().begin(), data.getShape().begin() + dim);
-  outShape.insert(outShape.end(), indices.getShape().begin(), indices.getShape().end());
+  outShape.insert(outShape.end(), indices.getShape().begin(),
+                  indices.getShape().end());
   outShape.insert(outShape.end(), data.getShape().begin() + dim + 1,
                   data.getShape().end());
   HostTensor out = HostTensor::uninitialized(data.getElementType(), outShape);
@@ -410,25 +427,29 @@ Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
   DISTIR_RETURN_IF_ERROR(normalizeIndices(name, positions, dimSize));
   Shape outShape(dyShape.begin(), dyShape.begin() + dim);
   outShape.push_back(dimSize);
-  outShape.insert(outShape.end(), dyShape.begin() + dim + indexRank, dyShape.end());
+  outShape.insert(outShape.end(), dyShape.begin() + dim + indexRank,
+                  dyShape.end());
   HostTensor out(dy.getElementType(), outShape);
-  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, dy.getElementType(), [&](auto zero) {
-    using T = decltype(zero);
-    InputView<T> grad(dy);
-    AxisSplit split = splitAtAxis(outShape, dim);
-    const int64_t count = static_cast<int64_t>(positions.size());
-    // Repeated indices add up: accumulate in f64 (see Kernels.h).
-    std::vector<double> sums(static_cast<size_t>(out.getNumElements()), 0.0);
-    for (int64_t o = 0; o < split.outer; ++o)
-      for (int64_t j = 0; j < count; ++j) {
-        const T *from = grad.data() + (o * count + j) * split.inner;
-        double *to = sums.data() + (o * split.axis + positions[j]) * split.inner;
-        for (int64_t i = 0; i < split.inner; ++i)
-          to[i] += from[i];
-      }
-    storeAs(sums.data(), out.getNumElements(), out, 0);
-    return Status::success();
-  }));
+  DISTIR_RETURN_IF_ERROR(
+      dispatchFloat(name, dy.getElementType(), [&](auto zero) {
+        using T = decltype(zero);
+        InputView<T> grad(dy);
+        AxisSplit split = splitAtAxis(outShape, dim);
+        const int64_t count = static_cast<int64_t>(positions.size());
+        // Repeated indices add up: accumulate in f64 (see Kernels.h).
+        std::vector<double> sums(static_cast<size_t>(out.getNumElements()),
+                                 0.0);
+        for (int64_t o = 0; o < split.outer; ++o)
+          for (int64_t j = 0; j < count; ++j) {
+            const T *from = grad.data() + (o * count + j) * split.inner;
+            double *to =
+                sums.data() + (o * split.axis + positions[j]) * split.inner;
+            for (int64_t i = 0; i < split.inner; ++i)
+              to[i] += from[i];
+          }
+        storeAs(sums.data(), out.getNumElements(), out, 0);
+        return Status::success();
+      }));
   ddata = std::move(out);
   return Status::success();
 }

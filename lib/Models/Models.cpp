@@ -45,13 +45,12 @@ public:
     int64_t bytes = elementBytes;
     for (int64_t dim : shape) {
       if (llvm::MulOverflow(bytes, dim, bytes)) {
-        problem = "the " + what.str() + " tensor [" +
-                  llvm::join(llvm::map_range(shape,
-                                             [](int64_t d) {
-                                               return std::to_string(d);
-                                             }),
-                             ", ") +
-                  "] has more bytes than 64-bit arithmetic can count";
+        problem =
+            "the " + what.str() + " tensor [" +
+            llvm::join(llvm::map_range(
+                           shape, [](int64_t d) { return std::to_string(d); }),
+                       ", ") +
+            "] has more bytes than 64-bit arithmetic can count";
         return;
       }
     }
@@ -81,7 +80,8 @@ void checkDtype(ConfigChecker &checker, llvm::StringRef dtype) {
 }
 
 /// Overflow-checked a * b + c for parameter counts; nullopt on overflow.
-std::optional<int64_t> mulAdd(std::optional<int64_t> a, std::optional<int64_t> b,
+std::optional<int64_t> mulAdd(std::optional<int64_t> a,
+                              std::optional<int64_t> b,
                               std::optional<int64_t> c) {
   int64_t product, sum;
   if (!a || !b || !c || llvm::MulOverflow(*a, *b, product) ||
@@ -104,7 +104,8 @@ std::optional<int64_t> countGptParameters(const GptConfig &c) {
       mulAdd(mulAdd(12, c.hidden, 0), c.hidden, mulAdd(13, c.hidden, 0));
   // Plus the final norm (2H), the token embedding [V, H], the LM head [H, V]
   // and the position embedding [S, H].
-  std::optional<int64_t> total = mulAdd(c.layers, perLayer, mulAdd(2, c.hidden, 0));
+  std::optional<int64_t> total =
+      mulAdd(c.layers, perLayer, mulAdd(2, c.hidden, 0));
   total = mulAdd(mulAdd(2, c.vocab, 0), c.hidden, total);
   return mulAdd(c.seq, c.hidden, total);
 }
@@ -116,8 +117,9 @@ std::optional<std::string> distir::models::verifyConfig(const MlpConfig &c) {
   checker.requirePositive("layers", c.layers);
   checker.requirePositive("hidden", c.hidden);
   checker.requirePositive("batch", c.batch);
-  checker.require(c.inputDim >= 0, "--input-dim must be a positive integer, got " +
-                                       std::to_string(c.inputDim));
+  checker.require(c.inputDim >= 0,
+                  "--input-dim must be a positive integer, got " +
+                      std::to_string(c.inputDim));
   checkDtype(checker, c.dtype);
   if (checker.problem)
     return checker.problem;
@@ -147,14 +149,15 @@ std::optional<std::string> distir::models::verifyConfig(const GptConfig &c) {
   if (checker.problem)
     return checker.problem;
   checker.require(c.hidden % c.heads == 0,
-                  "--heads " + std::to_string(c.heads) + " does not divide --hidden " +
-                      std::to_string(c.hidden));
+                  "--heads " + std::to_string(c.heads) +
+                      " does not divide --hidden " + std::to_string(c.hidden));
   int64_t bytes = getDtypeBytes(c.dtype);
   // The largest tensors of the program; all others are no larger than one
   // of these (4H and 3H columns are checked through fc1's 4H).
   checker.requireFits("MLP activation", {c.batch, c.seq, 4, c.hidden}, bytes);
   checker.requireFits("logits", {c.batch, c.seq, c.vocab}, bytes);
-  checker.requireFits("attention scores", {c.batch, c.heads, c.seq, c.seq}, bytes);
+  checker.requireFits("attention scores", {c.batch, c.heads, c.seq, c.seq},
+                      bytes);
   checker.requireFits("MLP weight", {c.hidden, 4, c.hidden}, bytes);
   checker.requireFits("embedding", {c.vocab, c.hidden}, bytes);
   checker.requireFits("position embedding", {c.seq, c.hidden}, bytes);
@@ -205,7 +208,8 @@ public:
     MLIRContext *ctx = builder.getContext();
     argTypes.push_back(RankedTensorType::get(shape, type ? type : elementType));
     SmallVector<NamedAttribute> attrs = {
-        builder.getNamedAttr(DistDialect::kNameAttrName, builder.getStringAttr(name)),
+        builder.getNamedAttr(DistDialect::kNameAttrName,
+                             builder.getStringAttr(name)),
         builder.getNamedAttr("dist.role", builder.getStringAttr(role))};
     if (bound)
       attrs.push_back(builder.getNamedAttr(
@@ -230,7 +234,8 @@ public:
         0, DictionaryAttr::get(
                ctx, {builder.getNamedAttr(DistDialect::kNameAttrName,
                                           builder.getStringAttr("loss")),
-                     builder.getNamedAttr("dist.role", builder.getStringAttr("loss"))}));
+                     builder.getNamedAttr("dist.role",
+                                          builder.getStringAttr("loss"))}));
     Block *entry = func.addEntryBlock();
     builder.setInsertionPointToStart(entry);
     builder.setListener(&stamp);
@@ -239,7 +244,8 @@ public:
   }
 
   void setLayer(int64_t layer) {
-    stamp.layerAttr = IntegerAttr::get(IntegerType::get(builder.getContext(), 64), layer);
+    stamp.layerAttr =
+        IntegerAttr::get(IntegerType::get(builder.getContext(), 64), layer);
   }
 
   Value arg(unsigned index) { return func.getArgument(index); }
@@ -294,7 +300,8 @@ FailureOr<func::FuncOp> distir::models::buildMlp(ModuleOp module,
   unsigned input = fb.declare("input", "data", {b, d});
   unsigned target = fb.declare("target", "data", {b, h});
 
-  func::FuncOp func = fb.begin(config.functionName, nameLoc(ctx, config.functionName));
+  func::FuncOp func =
+      fb.begin(config.functionName, nameLoc(ctx, config.functionName));
   OpBuilder &builder = fb.builder;
   Value x = fb.arg(input);
   for (int64_t i = 0; i < l; ++i) {
@@ -303,7 +310,8 @@ FailureOr<func::FuncOp> distir::models::buildMlp(ModuleOp module,
     x = MatmulOp::create(builder, loc, x, fb.arg(weights[i]));
     x = ReluOp::create(builder, loc, x);
   }
-  Value loss = MseLossOp::create(builder, nameLoc(ctx, "loss"), x, fb.arg(target));
+  Value loss =
+      MseLossOp::create(builder, nameLoc(ctx, "loss"), x, fb.arg(target));
   fb.finish(loss);
   return func;
 }
@@ -352,7 +360,8 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
   unsigned tokens = fb.declare("tokens", "data", {b, s}, i64, v);
   unsigned labels = fb.declare("labels", "data", {b, s}, i64, v);
 
-  func::FuncOp func = fb.begin(config.functionName, nameLoc(ctx, config.functionName));
+  func::FuncOp func =
+      fb.begin(config.functionName, nameLoc(ctx, config.functionName));
   OpBuilder &builder = fb.builder;
   // GPT-2's layer norm epsilon.
   const llvm::APFloat lnEpsilon(1e-5);
@@ -368,8 +377,9 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
 
   // Embedding: layer 0.
   Location embedLoc = nameLoc(ctx, "embed");
-  Value x = TakeOp::create(builder, embedLoc, fb.arg(tokenEmbedding), fb.arg(tokens),
-                           /*axis=*/0);
+  Value x =
+      TakeOp::create(builder, embedLoc, fb.arg(tokenEmbedding), fb.arg(tokens),
+                     /*axis=*/0);
   x = AddOp::create(builder, embedLoc, x, fb.arg(positionEmbedding));
 
   const llvm::APFloat scale(1.0 / std::sqrt(static_cast<double>(headDim)));
@@ -393,14 +403,17 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
       qkvHeads.push_back(TransposeOp::create(builder, attnLoc, headMajor,
                                              ArrayRef<int64_t>{0, 2, 1, 3}));
     }
-    Value scores = MatmulOp::create(builder, attnLoc, qkvHeads[0], qkvHeads[1],
-                                    /*transpose_a=*/false, /*transpose_b=*/true);
-    Value probs = SoftmaxOp::create(builder, attnLoc, scores, /*axis=*/-1, scale,
-                                    /*causal=*/true);
+    Value scores =
+        MatmulOp::create(builder, attnLoc, qkvHeads[0], qkvHeads[1],
+                         /*transpose_a=*/false, /*transpose_b=*/true);
+    Value probs =
+        SoftmaxOp::create(builder, attnLoc, scores, /*axis=*/-1, scale,
+                          /*causal=*/true);
     Value context = MatmulOp::create(builder, attnLoc, probs, qkvHeads[2]);
     context = TransposeOp::create(builder, attnLoc, context,
                                   ArrayRef<int64_t>{0, 2, 1, 3});
-    context = ReshapeOp::create(builder, attnLoc, context, ArrayRef<int64_t>{b, s, h});
+    context = ReshapeOp::create(builder, attnLoc, context,
+                                ArrayRef<int64_t>{b, s, h});
     Value attn = linear(attnLoc, context, lp.projWeight, lp.projBias);
     x = AddOp::create(builder, attnLoc, x, attn);
 

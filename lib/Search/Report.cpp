@@ -96,9 +96,9 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
     return;
   }
   std::vector<std::string> header = {
-      "rank",     "dp",          "tp",    "pp",    "mb",    "mbs",
-      "sched",    "step ms",     "samples/s", "tokens/s", "peak memory",
-      "mem %",    "MFU %",       "method"};
+      "rank",        "dp",    "tp",      "pp",        "mb",
+      "mbs",         "sched", "step ms", "samples/s", "tokens/s",
+      "peak memory", "mem %", "MFU %",   "method"};
   // The column appears only when the search tried recomputation, so that
   // plain searches print what they always printed.
   const bool showRecompute = hasRecompute(report);
@@ -145,8 +145,7 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
 
 /// One simulated configuration: the one list of fields the CSV and the
 /// JSON both write.
-static nlohmann::ordered_json getRow(const Evaluation &e,
-                                     bool withRecompute) {
+static nlohmann::ordered_json getRow(const Evaluation &e, bool withRecompute) {
   const Configuration &c = e.config;
   nlohmann::ordered_json row;
   row["global_batch"] = c.globalBatch;
@@ -155,7 +154,8 @@ static nlohmann::ordered_json getRow(const Evaluation &e,
   row["pp"] = c.pp;
   row["microbatches"] = c.microbatches;
   row["microbatch_size"] = c.getMicrobatchSize();
-  row["schedule"] = c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "";
+  row["schedule"] =
+      c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "";
   if (withRecompute)
     row["recompute"] = std::string(recomputeName(c.recompute));
   row["method"] = std::string(methodName(e.method));
@@ -186,7 +186,8 @@ static std::string csvField(const std::string &text) {
 }
 
 void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
-  const bool withRecompute = std::any_of(reports.begin(), reports.end(), hasRecompute);
+  const bool withRecompute =
+      std::any_of(reports.begin(), reports.end(), hasRecompute);
   os << "model,cluster,devices";
   const nlohmann::ordered_json columns = getRow(Evaluation(), withRecompute);
   for (const auto &field : columns.items())
@@ -200,16 +201,18 @@ void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
       // the same double.
       const nlohmann::ordered_json row = getRow(e, withRecompute);
       for (const auto &field : row.items())
-        os << "," << csvField(field.value().is_string()
-                                  ? field.value().get<std::string>()
-                                  : field.value().dump());
+        os << ","
+           << csvField(field.value().is_string()
+                           ? field.value().get<std::string>()
+                           : field.value().dump());
       os << "\n";
     }
   }
 }
 
 void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
-  const bool withRecompute = std::any_of(reports.begin(), reports.end(), hasRecompute);
+  const bool withRecompute =
+      std::any_of(reports.begin(), reports.end(), hasRecompute);
   nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
   for (const ScenarioReport &report : reports) {
     nlohmann::ordered_json scenario;

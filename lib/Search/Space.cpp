@@ -36,7 +36,8 @@ std::string_view recomputeName(Recompute mode) {
 }
 
 std::optional<Recompute> parseRecompute(std::string_view name) {
-  for (Recompute mode : {Recompute::None, Recompute::Full, Recompute::Selective})
+  for (Recompute mode :
+       {Recompute::None, Recompute::Full, Recompute::Selective})
     if (name == recomputeName(mode))
       return mode;
   return std::nullopt;
@@ -178,9 +179,9 @@ int64_t estimateMemoryLowerBound(const ModelFacts &model,
   int64_t persistent = ceilDiv(parameters + state, devicesPerReplica);
   // Inputs and labels may sit on different stages; only with one stage are
   // they known to share a device.
-  int64_t data = config.pp == 1
-                     ? model.dataBytesPerSample * (config.globalBatch / config.dp)
-                     : 0;
+  int64_t data = config.pp == 1 ? model.dataBytesPerSample *
+                                      (config.globalBatch / config.dp)
+                                : 0;
   // Stage s holds k_s microbatches of its stash x_s; with the x_s summing
   // to X, max_s k_s x_s >= X / sum_s (1 / k_s), whatever the cut.
   double inverseInFlight = 0;

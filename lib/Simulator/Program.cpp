@@ -37,8 +37,9 @@ DeviceSetId Program::addDeviceSet(const std::vector<int64_t> &devices) {
   return it->second;
 }
 
-GroupingId Program::addGrouping(DeviceSetId set,
-                                const std::vector<std::vector<int64_t>> &groups) {
+GroupingId
+Program::addGrouping(DeviceSetId set,
+                     const std::vector<std::vector<int64_t>> &groups) {
   auto [it, inserted] = groupingIds.try_emplace(
       std::make_pair(set, groups), static_cast<GroupingId>(groupings.size()));
   if (inserted)
@@ -62,8 +63,8 @@ TaskId Program::addTask(Task task, const std::vector<TaskId> &taskDeps) {
   return static_cast<TaskId>(tasks.size() - 1);
 }
 
-TaskId Program::addCompute(LabelId label, DeviceSetId devices,
-                           double durationS, double flops, int64_t resultBytes,
+TaskId Program::addCompute(LabelId label, DeviceSetId devices, double durationS,
+                           double flops, int64_t resultBytes,
                            const std::vector<TaskId> &taskDeps) {
   Task task;
   task.kind = TaskKind::Compute;

@@ -86,8 +86,8 @@ bool buildClasses(const Program &program, ClassStructure &cs,
     touched.clear();
     for (int64_t d : set) {
       if (stamp[d] == s) {
-        error = "device " + std::to_string(d) + " appears twice in device set " +
-                std::to_string(s);
+        error = "device " + std::to_string(d) +
+                " appears twice in device set " + std::to_string(s);
         return false;
       }
       stamp[d] = static_cast<uint32_t>(s);
@@ -164,16 +164,18 @@ bool buildGroupings(const Program &program, ClassStructure &cs,
     size_t grouped = 0;
     for (const std::vector<int64_t> &group : program.grouping(g)) {
       if (group.empty()) {
-        error = "collective grouping " + std::to_string(g) + " has an empty group";
+        error =
+            "collective grouping " + std::to_string(g) + " has an empty group";
         return false;
       }
       uint32_t first = kNoId;
       for (int64_t d : group) {
         if (d < 0 || d >= cs.numDevices || seenIn[d] != stampIn) {
-          error = "device " + std::to_string(d) +
-                  (d >= 0 && d < cs.numDevices && seenIn[d] == stampGrouped
-                       ? " appears in two groups"
-                       : " of a collective group is not in the op's device set");
+          error =
+              "device " + std::to_string(d) +
+              (d >= 0 && d < cs.numDevices && seenIn[d] == stampGrouped
+                   ? " appears in two groups"
+                   : " of a collective group is not in the op's device set");
           return false;
         }
         seenIn[d] = stampGrouped;
@@ -186,8 +188,9 @@ bool buildGroupings(const Program &program, ClassStructure &cs,
       }
     }
     if (grouped != members.size()) {
-      error = "collective groups cover " + std::to_string(grouped) + " of the " +
-              std::to_string(members.size()) + " devices of their device set";
+      error = "collective groups cover " + std::to_string(grouped) +
+              " of the " + std::to_string(members.size()) +
+              " devices of their device set";
       return false;
     }
     // Components in order of their smallest slot: deterministic.
@@ -283,15 +286,15 @@ std::optional<SimResult> simulate(const Program &program,
     auto badSet = [&](DeviceSetId set) {
       return set == kNoId || set >= program.numDeviceSets();
     };
-    if (badSet(task.devices) ||
-        (task.target != kNoId && badSet(task.target))) {
+    if (badSet(task.devices) || (task.target != kNoId && badSet(task.target))) {
       error = taskName(program, t) + ": unknown device set";
       return std::nullopt;
     }
     if (task.kind == TaskKind::Collective &&
         (task.grouping >= program.numGroupings() ||
          program.groupingSet(task.grouping) != task.devices)) {
-      error = taskName(program, t) + ": its groups belong to another device set";
+      error =
+          taskName(program, t) + ": its groups belong to another device set";
       return std::nullopt;
     }
     for (uint32_t i = task.depBegin; i < task.depEnd; ++i)
@@ -354,7 +357,8 @@ std::optional<SimResult> simulate(const Program &program,
       DeviceSetId where = tasks[producer].resultSet();
       uint32_t base = resultBase[producer];
       for (uint32_t k = 0; k < slots; ++k) {
-        uint32_t slot = where == task.devices ? k : cs.slotOf(where, classes[k]);
+        uint32_t slot =
+            where == task.devices ? k : cs.slotOf(where, classes[k]);
         // A broadcast or scatter reads its operand on the roots only; the
         // group waits for them.
         if (slot == kNoId && task.kind == TaskKind::Collective) {
@@ -399,7 +403,8 @@ std::optional<SimResult> simulate(const Program &program,
     const uint32_t *classes = cs.classes(task.devices);
     uint32_t slots = cs.numSlots(task.devices);
     uint32_t base = slotBase[t];
-    double setSize = static_cast<double>(program.deviceSet(task.devices).size());
+    double setSize =
+        static_cast<double>(program.deviceSet(task.devices).size());
     switch (task.kind) {
     case TaskKind::Compute:
       result.flops += task.flops * setSize;
@@ -421,11 +426,13 @@ std::optional<SimResult> simulate(const Program &program,
       for (uint32_t c = firstComponent; c < lastComponent; ++c) {
         const uint32_t *compSlots =
             cs.componentSlots.data() + cs.componentSlotBegin[c];
-        uint32_t compSize = cs.componentSlotBegin[c + 1] - cs.componentSlotBegin[c];
+        uint32_t compSize =
+            cs.componentSlotBegin[c + 1] - cs.componentSlotBegin[c];
         double begin = 0;
         for (uint32_t i = 0; i < compSize; ++i) {
           uint32_t k = compSlots[i];
-          begin = std::max({begin, ready[k], freeAt(classes[k], Stream::Collective)});
+          begin = std::max(
+              {begin, ready[k], freeAt(classes[k], Stream::Collective)});
         }
         double end = begin + task.durationS;
         for (uint32_t i = 0; i < compSize; ++i) {

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <sstream>
 
-
 namespace distir {
 namespace topology {
 
@@ -83,12 +82,10 @@ struct DgxFigures {
 // 8 x HDR InfiniBand 200 Gb/s, one per GPU = 25 GB/s per direction.
 // DGX H100: NVLink4 900 GB/s total = 450 GB/s each direction; 8 x NDR
 // 400 Gb/s = 50 GB/s per direction.
-static constexpr DgxFigures kDgxA100 = {"dgx-a100", "A100-SXM4-80GB", 312e12,
-                                        19.5e12,    2.039e12,         300e9,
-                                        25e9};
-static constexpr DgxFigures kDgxH100 = {"dgx-h100", "H100-SXM5-80GB", 989e12,
-                                        67e12,      3.35e12,          450e9,
-                                        50e9};
+static constexpr DgxFigures kDgxA100 = {
+    "dgx-a100", "A100-SXM4-80GB", 312e12, 19.5e12, 2.039e12, 300e9, 25e9};
+static constexpr DgxFigures kDgxH100 = {
+    "dgx-h100", "H100-SXM5-80GB", 989e12, 67e12, 3.35e12, 450e9, 50e9};
 
 static Cluster makeDgx(const DgxFigures &figures, int64_t nodes) {
   Cluster cluster;
@@ -137,7 +134,8 @@ public:
   ObjectReader(const json &object, std::string path, std::string &error)
       : object(object), path(std::move(path)), error(error) {
     if (!object.is_object())
-      fail(this->path.empty() ? "expected a JSON object" : "expected an object");
+      fail(this->path.empty() ? "expected a JSON object"
+                              : "expected an object");
   }
 
   bool ok() const { return error.empty(); }
@@ -297,7 +295,8 @@ std::optional<json> parseJsonText(std::string_view text,
     // Drop nlohmann's "[json.exception.parse_error.101] parse error at line
     // 1, column 2: " prefix; the location is ours.
     size_t colon = what.find(": ");
-    std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    std::string reason =
+        colon == std::string::npos ? what : what.substr(colon + 2);
     error = std::string(sourceName) + ":" + std::to_string(line) + ":" +
             std::to_string(column) + ": invalid JSON: " + reason;
     return std::nullopt;
@@ -374,8 +373,8 @@ std::optional<Cluster> parseClusterSpec(std::string_view spec,
   int64_t nodes = 1;
   while (!options.empty()) {
     std::string_view option = options.substr(0, options.find(','));
-    options = option.size() < options.size() ? options.substr(option.size() + 1)
-                                             : "";
+    options =
+        option.size() < options.size() ? options.substr(option.size() + 1) : "";
     size_t equals = option.find('=');
     std::string_view key = option.substr(0, equals);
     std::string_view value =
@@ -385,10 +384,11 @@ std::optional<Cluster> parseClusterSpec(std::string_view spec,
               std::string(key) + "' (expected nodes=N)";
       return std::nullopt;
     }
-    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(),
-                                     nodes);
-    if (value.empty() || ec != std::errc() || end != value.data() + value.size() ||
-        nodes <= 0 || nodes > (int64_t(1) << 40)) {
+    auto [end, ec] =
+        std::from_chars(value.data(), value.data() + value.size(), nodes);
+    if (value.empty() || ec != std::errc() ||
+        end != value.data() + value.size() || nodes <= 0 ||
+        nodes > (int64_t(1) << 40)) {
       error = "cluster spec '" + specText + "': invalid value '" +
               std::string(value) + "' for nodes (expected a positive integer)";
       return std::nullopt;
@@ -411,23 +411,22 @@ std::string clusterToJson(const Cluster &cluster) {
   for (size_t i = 0; i < kNumDataTypes; ++i)
     if (cluster.device.matrixFlops[i] > 0)
       peaks[std::string(kDataTypeNames[i])] = cluster.device.matrixFlops[i];
-  json document = {
-      {"name", cluster.name},
-      {"nodes", cluster.numNodes},
-      {"devices_per_node", cluster.devicesPerNode},
-      {"device",
-       {{"name", cluster.device.name},
-        {"matrix_flops", peaks},
-        {"vector_flops", cluster.device.vectorFlops},
-        {"memory_bytes", cluster.device.memoryBytes},
-        {"memory_bandwidth", cluster.device.memoryBandwidth},
-        {"launch_overhead_s", cluster.device.launchOverheadS}}},
-      {"intra_node",
-       {{"bandwidth", cluster.intraNode.bandwidth},
-        {"latency_s", cluster.intraNode.latencyS}}},
-      {"inter_node",
-       {{"bandwidth", cluster.interNode.bandwidth},
-        {"latency_s", cluster.interNode.latencyS}}}};
+  json document = {{"name", cluster.name},
+                   {"nodes", cluster.numNodes},
+                   {"devices_per_node", cluster.devicesPerNode},
+                   {"device",
+                    {{"name", cluster.device.name},
+                     {"matrix_flops", peaks},
+                     {"vector_flops", cluster.device.vectorFlops},
+                     {"memory_bytes", cluster.device.memoryBytes},
+                     {"memory_bandwidth", cluster.device.memoryBandwidth},
+                     {"launch_overhead_s", cluster.device.launchOverheadS}}},
+                   {"intra_node",
+                    {{"bandwidth", cluster.intraNode.bandwidth},
+                     {"latency_s", cluster.intraNode.latencyS}}},
+                   {"inter_node",
+                    {{"bandwidth", cluster.interNode.bandwidth},
+                     {"latency_s", cluster.interNode.latencyS}}}};
   return document.dump(2) + "\n";
 }
 

@@ -48,10 +48,9 @@ static cl::opt<std::string> dtype("dtype",
 // Options of one model are known to both subcommands so that using one with
 // the other model gets a clear error (llvm::cl would read an unknown
 // "--heads" as the grouped short option -h and print the help).
-static cl::opt<int64_t> inputDim("input-dim",
-                                 cl::desc("mlp: input width (default: --hidden)"),
-                                 cl::sub(mlpCommand), cl::sub(gptCommand),
-                                 cl::cat(modelCategory));
+static cl::opt<int64_t>
+    inputDim("input-dim", cl::desc("mlp: input width (default: --hidden)"),
+             cl::sub(mlpCommand), cl::sub(gptCommand), cl::cat(modelCategory));
 static cl::opt<int64_t> heads("heads", cl::desc("gpt: attention heads"),
                               cl::sub(mlpCommand), cl::sub(gptCommand),
                               cl::cat(modelCategory));
@@ -64,7 +63,8 @@ static cl::opt<int64_t> vocab("vocab", cl::desc("gpt: vocabulary size"),
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::sub(mlpCommand),
-                                           cl::sub(gptCommand), cl::cat(modelCategory));
+                                           cl::sub(gptCommand),
+                                           cl::cat(modelCategory));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "dist-gen") << message << "\n";
@@ -73,7 +73,8 @@ static int fail(const Twine &message) {
 
 /// The first of `options` that was (`given`) or was not given, spelled as on
 /// the command line, or an empty string.
-static std::string findOption(ArrayRef<cl::opt<int64_t> *> options, bool given) {
+static std::string findOption(ArrayRef<cl::opt<int64_t> *> options,
+                              bool given) {
   for (cl::opt<int64_t> *option : options)
     if ((option->getNumOccurrences() != 0) == given)
       return ("--" + option->ArgStr).str();
@@ -83,13 +84,15 @@ static std::string findOption(ArrayRef<cl::opt<int64_t> *> options, bool given) 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   // LLVM's own options (registered for every subcommand) are noise here.
-  for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &cl::SubCommand::getAll(),
-                              &mlpCommand, &gptCommand})
+  for (cl::SubCommand *sub :
+       {&cl::SubCommand::getTopLevel(), &cl::SubCommand::getAll(), &mlpCommand,
+        &gptCommand})
     cl::HideUnrelatedOptions(modelCategory, *sub);
   cl::ParseCommandLineOptions(
       argc, argv,
       "distir model generator: prints the forward program of a model\n\n"
-      "  dist-gen mlp --layers L --hidden H --batch B [--input-dim D] [--dtype T]\n"
+      "  dist-gen mlp --layers L --hidden H --batch B [--input-dim D] [--dtype "
+      "T]\n"
       "  dist-gen gpt --layers L --hidden H --heads A --seq S --vocab V "
       "--batch B [--dtype T]\n");
 

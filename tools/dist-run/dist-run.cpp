@@ -42,46 +42,54 @@ cl::OptionCategory category("dist-run options");
 cl::opt<std::string> programFile(cl::Positional,
                                  cl::desc("<program.mlir, default: stdin>"),
                                  cl::init("-"), cl::cat(category));
-cl::opt<std::string> entryName("entry",
-                               cl::desc("Function to run (default: @main, or the "
-                                        "only public function)"),
-                               cl::value_desc("name"), cl::cat(category));
+cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (default: @main, or the "
+                       "only public function)"),
+              cl::value_desc("name"), cl::cat(category));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the generated inputs"),
                        cl::init(0), cl::cat(category));
-cl::list<std::string> inputFiles("input",
-                                 cl::desc("Global value of one argument: NAME=file.npy"),
-                                 cl::value_desc("NAME=file.npy"), cl::cat(category));
+cl::list<std::string>
+    inputFiles("input", cl::desc("Global value of one argument: NAME=file.npy"),
+               cl::value_desc("NAME=file.npy"), cl::cat(category));
 cl::opt<std::string> weightsFile(
     "weights",
     cl::desc("ONNX model whose initializers are the arguments of the same "
              "dist.name (those without --input)"),
     cl::value_desc("model.onnx"), cl::cat(category));
-cl::opt<std::string> outputDir("output-dir",
-                               cl::desc("Write each global result as <name>.npy here"),
-                               cl::value_desc("dir"), cl::cat(category));
+cl::opt<std::string>
+    outputDir("output-dir",
+              cl::desc("Write each global result as <name>.npy here"),
+              cl::value_desc("dir"), cl::cat(category));
 cl::opt<std::string> referenceFile(
     "reference",
     cl::desc("Original program: run it on the same global inputs and compare"),
     cl::value_desc("orig.mlir"), cl::cat(category));
 cl::opt<std::string> referenceEntryName(
     "reference-entry",
-    cl::desc("Function of --reference to compare with (default: the --entry name "
-             "if the reference has it, else @main or its only public function)"),
+    cl::desc(
+        "Function of --reference to compare with (default: the --entry name "
+        "if the reference has it, else @main or its only public function)"),
     cl::value_desc("name"), cl::cat(category));
-cl::opt<double> relativeTolerance("rtol", cl::desc("Relative tolerance of --reference"),
-                     cl::init(1e-4), cl::cat(category));
-cl::opt<double> absoluteTolerance("atol", cl::desc("Absolute tolerance of --reference"),
-                     cl::init(1e-5), cl::cat(category));
-cl::opt<bool> printValues("print-values", cl::desc("Print every value of every result"),
+cl::opt<double> relativeTolerance("rtol",
+                                  cl::desc("Relative tolerance of --reference"),
+                                  cl::init(1e-4), cl::cat(category));
+cl::opt<double> absoluteTolerance("atol",
+                                  cl::desc("Absolute tolerance of --reference"),
+                                  cl::init(1e-5), cl::cat(category));
+cl::opt<bool> printValues("print-values",
+                          cl::desc("Print every value of every result"),
                           cl::cat(category));
-cl::opt<unsigned> repeat("repeat",
-                         cl::desc("Execute the program this many times (for timing; "
-                                  "the results of the last run are reported)"),
-                         cl::init(1), cl::cat(category));
-cl::opt<bool> printTime("time",
-                        cl::desc("Print the execution time of the program (not of "
-                                 "parsing or making inputs) to stderr"),
-                        cl::cat(category));
+cl::opt<unsigned>
+    repeat("repeat",
+           cl::desc("Execute the program this many times (for timing; "
+                    "the results of the last run are reported)"),
+           cl::init(1), cl::cat(category));
+cl::opt<bool>
+    printTime("time",
+              cl::desc("Print the execution time of the program (not of "
+                       "parsing or making inputs) to stderr"),
+              cl::cat(category));
 
 /// Integer arguments without dist.bound and without a use that implies a
 /// bound are drawn from [0, kDefaultIntegerBound): an arbitrary choice,
@@ -99,8 +107,8 @@ constexpr int64_t kFullPrintLimit = 16;
 void printDiagnostic(Diagnostic &diagnostic) {
   auto location = diagnostic.getLocation()->findInstanceOf<FileLineColLoc>();
   if (location)
-    llvm::errs() << location.getFilename().getValue() << ":" << location.getLine() << ":"
-                 << location.getColumn() << ": ";
+    llvm::errs() << location.getFilename().getValue() << ":"
+                 << location.getLine() << ":" << location.getColumn() << ": ";
   else
     llvm::errs() << "dist-run: ";
   switch (diagnostic.getSeverity()) {
@@ -117,7 +125,8 @@ void printDiagnostic(Diagnostic &diagnostic) {
   llvm::errs() << diagnostic.str() << "\n";
 }
 
-OwningOpRef<ModuleOp> parseProgram(const std::string &path, MLIRContext &context,
+OwningOpRef<ModuleOp> parseProgram(const std::string &path,
+                                   MLIRContext &context,
                                    llvm::SourceMgr &sourceMgr) {
   std::string error;
   auto buffer = openInputFile(path, &error);
@@ -147,7 +156,8 @@ func::FuncOp selectEntry(ModuleOp module, const std::string &path,
     if (func.isPrivate() || func.isExternal())
       continue;
     if (only)
-      fail(path + ": several public functions and no @main: choose one with --entry");
+      fail(path +
+           ": several public functions and no @main: choose one with --entry");
     only = func;
   }
   if (!only)
@@ -156,8 +166,8 @@ func::FuncOp selectEntry(ModuleOp module, const std::string &path,
 }
 
 std::string describe(const GlobalLayout &layout) {
-  return "'" + layout.name + "' " + getElementTypeName(layout.elementType) + " " +
-         formatShape(layout.globalShape);
+  return "'" + layout.name + "' " + getElementTypeName(layout.elementType) +
+         " " + formatShape(layout.globalShape);
 }
 
 /// How to generate one argument so that the program sees valid data: a
@@ -182,10 +192,10 @@ int64_t getDimSize(Value value, int64_t axis) {
 
 /// Integers: dist.bound, else the size of the dim they index (take indices,
 /// cross-entropy labels), else kDefaultIntegerBound. Matmul weights (right
-/// operands of rank >= 2) are scaled by 1/sqrt(contracting size). Floats feeding an Adam
-/// step count are 1 (the first step); those feeding a variance (Adam's second
-/// moment, batch_norm's variance) are made non-negative, since a negative one
-/// would turn the results into NaN.
+/// operands of rank >= 2) are scaled by 1/sqrt(contracting size). Floats
+/// feeding an Adam step count are 1 (the first step); those feeding a variance
+/// (Adam's second moment, batch_norm's variance) are made non-negative, since a
+/// negative one would turn the results into NaN.
 GenerationRule getGenerationRule(func::FuncOp func, unsigned index,
                                  const GlobalLayout &layout) {
   GenerationRule rule;
@@ -194,14 +204,17 @@ GenerationRule getGenerationRule(func::FuncOp func, unsigned index,
     Operation *user = use.getOwner();
     Value operand = use.get();
     int64_t bound = 0;
-    if (auto take = dyn_cast<dist::TakeOp>(user); take && operand == take.getIndices())
+    if (auto take = dyn_cast<dist::TakeOp>(user);
+        take && operand == take.getIndices())
       bound = getDimSize(take.getInput(), static_cast<int64_t>(take.getAxis()));
     else if (auto loss = dyn_cast<dist::CrossEntropyOp>(user);
              loss && operand == loss.getLabels())
-      bound = getDimSize(loss.getLogits(), static_cast<int64_t>(loss.getClassAxis()));
+      bound = getDimSize(loss.getLogits(),
+                         static_cast<int64_t>(loss.getClassAxis()));
     else if (auto grad = dyn_cast<dist::CrossEntropyGradOp>(user);
              grad && operand == grad.getLabels())
-      bound = getDimSize(grad.getLogits(), static_cast<int64_t>(grad.getClassAxis()));
+      bound = getDimSize(grad.getLogits(),
+                         static_cast<int64_t>(grad.getClassAxis()));
     if (rule.bound <= 0 && bound > 0)
       rule.bound = bound;
     // The weight of x @ W: uniform in +-1/sqrt(K), K its contracting size,
@@ -222,7 +235,8 @@ GenerationRule getGenerationRule(func::FuncOp func, unsigned index,
       if (operand == adam.getMoment2())
         rule.nonNegative = true;
     }
-    if (auto norm = dyn_cast<dist::BatchNormOp>(user); norm && operand == norm.getVariance())
+    if (auto norm = dyn_cast<dist::BatchNormOp>(user);
+        norm && operand == norm.getVariance())
       rule.nonNegative = true;
     if (auto norm = dyn_cast<dist::BatchNormGradOp>(user);
         norm && operand == norm.getVariance())
@@ -233,11 +247,12 @@ GenerationRule getGenerationRule(func::FuncOp func, unsigned index,
   return rule;
 }
 
-HostTensor generateInput(func::FuncOp func, unsigned index, const GlobalLayout &layout) {
+HostTensor generateInput(func::FuncOp func, unsigned index,
+                         const GlobalLayout &layout) {
   GenerationRule rule = getGenerationRule(func, index, layout);
-  HostTensor tensor = HostTensor::random(layout.name, layout.globalShape,
-                                         layout.elementType, seed,
-                                         isIntegerType(layout.elementType) ? rule.bound : 0);
+  HostTensor tensor = HostTensor::random(
+      layout.name, layout.globalShape, layout.elementType, seed,
+      isIntegerType(layout.elementType) ? rule.bound : 0);
   if (rule.fill)
     tensor.fill(*rule.fill);
   else if (rule.nonNegative)
@@ -260,17 +275,20 @@ std::vector<HostTensor> makeInputs(func::FuncOp func,
     files[spec.substr(0, equals)] = spec.substr(equals + 1);
   }
   for (const auto &[name, path] : files) {
-    bool known = llvm::any_of(layouts, [&](const GlobalLayout &l) { return l.name == name; });
+    bool known = llvm::any_of(
+        layouts, [&](const GlobalLayout &l) { return l.name == name; });
     if (known)
       continue;
     std::string names;
     for (const GlobalLayout &layout : layouts)
       names += (names.empty() ? "" : ", ") + layout.name;
-    fail("--input names unknown argument '" + name + "' (arguments: " + names + ")");
+    fail("--input names unknown argument '" + name + "' (arguments: " + names +
+         ")");
   }
   std::map<std::string, HostTensor> weights;
   if (!weightsFile.empty())
-    if (Status status = loadOnnxInitializers(weightsFile, weights); !status.ok())
+    if (Status status = loadOnnxInitializers(weightsFile, weights);
+        !status.ok())
       fail(status.message());
   std::vector<HostTensor> inputs;
   for (auto [index, layout] : llvm::enumerate(layouts)) {
@@ -291,9 +309,10 @@ std::vector<HostTensor> makeInputs(func::FuncOp func,
     }
     if (tensor.getShape() != layout.globalShape ||
         tensor.getElementType() != layout.elementType)
-      fail(source + ": holds " + getElementTypeName(tensor.getElementType()) + " " +
-           formatShape(tensor.getShape()) + " but argument " + describe(layout) +
-           " needs " + getElementTypeName(layout.elementType) + " " +
+      fail(source + ": holds " + getElementTypeName(tensor.getElementType()) +
+           " " + formatShape(tensor.getShape()) + " but argument " +
+           describe(layout) + " needs " +
+           getElementTypeName(layout.elementType) + " " +
            formatShape(layout.globalShape));
     inputs.push_back(std::move(tensor));
   }
@@ -302,14 +321,16 @@ std::vector<HostTensor> makeInputs(func::FuncOp func,
 
 /// Runs `func` on global inputs and returns global results.
 bool runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
-               std::vector<HostTensor> &outputs, std::vector<GlobalLayout> &resultLayouts) {
+               std::vector<HostTensor> &outputs,
+               std::vector<GlobalLayout> &resultLayouts) {
   std::vector<GlobalLayout> argumentLayouts;
   if (failed(getArgumentLayouts(func, argumentLayouts)) ||
       failed(getResultLayouts(func, resultLayouts)))
     return false;
   std::vector<PlacedValue> arguments(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i)
-    if (Status status = distributeGlobal(inputs[i], argumentLayouts[i], arguments[i]);
+    if (Status status =
+            distributeGlobal(inputs[i], argumentLayouts[i], arguments[i]);
         !status.ok())
       fail("argument " + std::to_string(i) + ": " + status.message());
   Interpreter interpreter(func->getParentOfType<ModuleOp>());
@@ -326,29 +347,34 @@ bool runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
   }
   outputs.resize(results.size());
   for (size_t i = 0; i < results.size(); ++i)
-    if (Status status = assembleGlobal(results[i], resultLayouts[i], relativeTolerance, absoluteTolerance, outputs[i]);
+    if (Status status =
+            assembleGlobal(results[i], resultLayouts[i], relativeTolerance,
+                           absoluteTolerance, outputs[i]);
         !status.ok())
       fail("result " + std::to_string(i) + ": " + status.message());
   return true;
 }
 
 void checkSameSignature(const std::vector<GlobalLayout> &program,
-                        const std::vector<GlobalLayout> &reference, const char *what) {
+                        const std::vector<GlobalLayout> &reference,
+                        const char *what) {
   if (program.size() != reference.size())
-    fail(programFile + " has " + std::to_string(program.size()) + " " + what + "s but " +
-         referenceFile + " has " + std::to_string(reference.size()));
+    fail(programFile + " has " + std::to_string(program.size()) + " " + what +
+         "s but " + referenceFile + " has " + std::to_string(reference.size()));
   for (size_t i = 0; i < program.size(); ++i)
     if (program[i].name != reference[i].name ||
         program[i].globalShape != reference[i].globalShape ||
         program[i].elementType != reference[i].elementType)
-      fail(std::string(what) + " " + std::to_string(i) + " is " + describe(program[i]) +
-           " in " + programFile + " but " + describe(reference[i]) + " in " + referenceFile);
+      fail(std::string(what) + " " + std::to_string(i) + " is " +
+           describe(program[i]) + " in " + programFile + " but " +
+           describe(reference[i]) + " in " + referenceFile);
 }
 
 std::string formatNumber(double value, ElementType type) {
   char buffer[48];
   if (isIntegerType(type))
-    std::snprintf(buffer, sizeof(buffer), "%lld", static_cast<long long>(value));
+    std::snprintf(buffer, sizeof(buffer), "%lld",
+                  static_cast<long long>(value));
   else
     std::snprintf(buffer, sizeof(buffer), "%.7g", value);
   return buffer;
@@ -389,8 +415,9 @@ void printNested(llvm::raw_ostream &os, const HostTensor &tensor) {
 }
 
 void printSummary(const GlobalLayout &layout, const HostTensor &tensor) {
-  llvm::outs() << layout.name << ": " << getElementTypeName(tensor.getElementType())
-               << " " << formatShape(tensor.getShape());
+  llvm::outs() << layout.name << ": "
+               << getElementTypeName(tensor.getElementType()) << " "
+               << formatShape(tensor.getShape());
   const int64_t count = tensor.getNumElements();
   if (printValues || count <= kFullPrintLimit) {
     llvm::outs() << " = ";
@@ -407,10 +434,11 @@ void printSummary(const GlobalLayout &layout, const HostTensor &tensor) {
   }
   const ElementType type = tensor.getElementType();
   llvm::outs() << " mean=" << formatNumber(sum / count, ElementType::F64)
-               << " min=" << formatNumber(low, type) << " max=" << formatNumber(high, type)
-               << " first=[";
+               << " min=" << formatNumber(low, type)
+               << " max=" << formatNumber(high, type) << " first=[";
   for (int64_t i = 0; i < 4; ++i)
-    llvm::outs() << (i ? ", " : "") << formatNumber(tensor.getAsDouble(i), type);
+    llvm::outs() << (i ? ", " : "")
+                 << formatNumber(tensor.getAsDouble(i), type);
   llvm::outs() << ", ...]\n";
 }
 
@@ -422,13 +450,15 @@ void writeOutputs(const std::vector<GlobalLayout> &layouts,
   for (size_t i = 0; i < outputs.size(); ++i) {
     std::string name = layouts[i].name;
     for (char &c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' &&
+          c != '-' && c != '.')
         c = '_';
     if (used[name]++)
       name += "_" + std::to_string(i);
     llvm::SmallString<256> path(outputDir);
     llvm::sys::path::append(path, name + ".npy");
-    if (Status status = writeNpyFile(path.str().str(), outputs[i]); !status.ok())
+    if (Status status = writeNpyFile(path.str().str(), outputs[i]);
+        !status.ok())
       fail(status.message());
   }
 }
@@ -440,13 +470,17 @@ int compareWithReference(const std::vector<GlobalLayout> &layouts,
   double overallAbs = 0, overallRel = 0;
   for (size_t i = 0; i < outputs.size(); ++i) {
     TensorDifference difference;
-    if (Status status = compareTensors(outputs[i], expected[i], relativeTolerance, absoluteTolerance, difference);
+    if (Status status =
+            compareTensors(outputs[i], expected[i], relativeTolerance,
+                           absoluteTolerance, difference);
         !status.ok())
       fail("result '" + layouts[i].name + "': " + status.message());
     overallAbs = std::max(overallAbs, difference.maxAbsErr);
     overallRel = std::max(overallRel, difference.maxRelErr);
-    llvm::outs() << layouts[i].name << ": max_abs_err=" << formatNumber(difference.maxAbsErr, ElementType::F64)
-                 << " max_rel_err=" << formatNumber(difference.maxRelErr, ElementType::F64);
+    llvm::outs() << layouts[i].name << ": max_abs_err="
+                 << formatNumber(difference.maxAbsErr, ElementType::F64)
+                 << " max_rel_err="
+                 << formatNumber(difference.maxRelErr, ElementType::F64);
     // NaN equals NaN in the comparison, so a NaN reference would make any
     // transformation look right: such a check proves nothing and fails.
     int64_t referenceNaNs = 0;
@@ -454,8 +488,9 @@ int compareWithReference(const std::vector<GlobalLayout> &layouts,
       referenceNaNs += std::isnan(expected[i].getAsDouble(e));
     if (referenceNaNs > 0) {
       pass = false;
-      llvm::outs() << " NAN (" << referenceNaNs
-                   << " NaN values in the reference: the inputs are not valid for it)\n";
+      llvm::outs()
+          << " NAN (" << referenceNaNs
+          << " NaN values in the reference: the inputs are not valid for it)\n";
       continue;
     }
     if (difference.numMismatches == 0) {
@@ -464,13 +499,15 @@ int compareWithReference(const std::vector<GlobalLayout> &layouts,
     }
     pass = false;
     llvm::outs() << " MISMATCH (" << difference.numMismatches << " of "
-                 << outputs[i].getNumElements() << " elements outside rtol/atol)\n";
+                 << outputs[i].getNumElements()
+                 << " elements outside rtol/atol)\n";
   }
-  llvm::outs() << "overall: max_abs_err=" << formatNumber(overallAbs, ElementType::F64)
+  llvm::outs() << "overall: max_abs_err="
+               << formatNumber(overallAbs, ElementType::F64)
                << " max_rel_err=" << formatNumber(overallRel, ElementType::F64)
                << " rtol=" << formatNumber(relativeTolerance, ElementType::F64)
-               << " atol=" << formatNumber(absoluteTolerance, ElementType::F64) << ": "
-               << (pass ? "PASS" : "FAIL") << "\n";
+               << " atol=" << formatNumber(absoluteTolerance, ElementType::F64)
+               << ": " << (pass ? "PASS" : "FAIL") << "\n";
   return pass ? 0 : 1;
 }
 
@@ -479,9 +516,9 @@ int compareWithReference(const std::vector<GlobalLayout> &layouts,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "dist-run: execute a dist program on the CPU with the reference kernels\n");
+  cl::ParseCommandLineOptions(argc, argv,
+                              "dist-run: execute a dist program on the CPU "
+                              "with the reference kernels\n");
   if (relativeTolerance < 0 || absoluteTolerance < 0)
     fail("--rtol and --atol must be non-negative");
 
@@ -497,7 +534,8 @@ int main(int argc, char **argv) {
   });
 
   llvm::SourceMgr programSources, referenceSources;
-  OwningOpRef<ModuleOp> program = parseProgram(programFile, context, programSources);
+  OwningOpRef<ModuleOp> program =
+      parseProgram(programFile, context, programSources);
   func::FuncOp programEntry = selectEntry(*program, programFile, entryName);
   OwningOpRef<ModuleOp> reference;
   func::FuncOp referenceEntry;

@@ -1,6 +1,7 @@
 //===- dist-search.cpp - The best parallel configurations of a model ------===//
 //
-//   dist-search MODEL... --cluster SPEC [--devices N,...] [--global-batch B,...]
+//   dist-search MODEL... --cluster SPEC [--devices N,...] [--global-batch
+//   B,...]
 //               [--top K] [--max-memory-fraction F] [--threads T]
 //               [--csv out.csv] [--json out.json]
 //
@@ -82,10 +83,10 @@ static cl::list<int64_t> microbatches(
     cl::desc("Microbatch counts to try (default: every divisor of the "
              "samples per replica)"),
     cl::cat(searchCategory));
-static cl::opt<int64_t> maxMicrobatches(
-    "max-microbatches", cl::init(1024),
-    cl::desc("Largest microbatch count tried by default"),
-    cl::cat(searchCategory));
+static cl::opt<int64_t>
+    maxMicrobatches("max-microbatches", cl::init(1024),
+                    cl::desc("Largest microbatch count tried by default"),
+                    cl::cat(searchCategory));
 static cl::list<std::string>
     schedules("schedules", cl::CommaSeparated,
               cl::desc("Pipeline schedules: gpipe, 1f1b (default: both)"),
@@ -95,9 +96,10 @@ static cl::list<std::string> recomputeModes(
     cl::desc("Activation recomputation modes (dist-recompute): none, full, "
              "selective (default: none)"),
     cl::cat(searchCategory));
-static cl::opt<bool> powersOfTwo(
-    "power-of-two", cl::desc("Only powers of two for dp, tp and pp"),
-    cl::cat(searchCategory));
+static cl::opt<bool>
+    powersOfTwo("power-of-two",
+                cl::desc("Only powers of two for dp, tp and pp"),
+                cl::cat(searchCategory));
 static cl::opt<bool> accumulateWithoutPipeline(
     "accumulate",
     cl::desc("Also split the batch into microbatches without pipelining "
@@ -173,7 +175,8 @@ int main(int argc, char **argv) {
   for (int64_t b : globalBatches)
     if (b <= 0)
       return fail("--global-batch must be positive integers, got " + Twine(b));
-  options.space.globalBatches.assign(globalBatches.begin(), globalBatches.end());
+  options.space.globalBatches.assign(globalBatches.begin(),
+                                     globalBatches.end());
   for (int64_t m : microbatches)
     if (m <= 0)
       return fail("--microbatches must be positive integers, got " + Twine(m));
@@ -255,8 +258,9 @@ int main(int argc, char **argv) {
   if (!csvFile.empty() &&
       !writeOutput(csvFile, [&](std::ostream &os) { writeCsv(os, *reports); }))
     return 1;
-  if (!jsonFile.empty() &&
-      !writeOutput(jsonFile, [&](std::ostream &os) { writeJson(os, *reports); }))
+  if (!jsonFile.empty() && !writeOutput(jsonFile, [&](std::ostream &os) {
+        writeJson(os, *reports);
+      }))
     return 1;
   for (const ScenarioReport &report : *reports)
     if (report.getNumFitting() == 0)

@@ -33,37 +33,38 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory simCategory("dist-sim options");
-static cl::opt<std::string> inputFile(cl::Positional, cl::cat(simCategory), cl::desc("<input.mlir>"),
-                                      cl::init("-"));
+static cl::opt<std::string> inputFile(cl::Positional, cl::cat(simCategory),
+                                      cl::desc("<input.mlir>"), cl::init("-"));
 static cl::opt<std::string>
-    clusterSpec("cluster", cl::Required,
-                cl::cat(simCategory), cl::desc("Cluster: dgx-a100[:nodes=N], dgx-h100[:nodes=N] or "
+    clusterSpec("cluster", cl::Required, cl::cat(simCategory),
+                cl::desc("Cluster: dgx-a100[:nodes=N], dgx-h100[:nodes=N] or "
                          "a JSON cluster file"));
-static cl::opt<std::string> reportFile("report",
-                                       cl::cat(simCategory), cl::desc("Write the JSON report here"));
+static cl::opt<std::string> reportFile("report", cl::cat(simCategory),
+                                       cl::desc("Write the JSON report here"));
 static cl::opt<std::string>
-    traceFile("trace", cl::cat(simCategory), cl::desc("Write a Chrome-trace/Perfetto JSON here"));
+    traceFile("trace", cl::cat(simCategory),
+              cl::desc("Write a Chrome-trace/Perfetto JSON here"));
 static cl::opt<std::string>
-    profileFile("profile", cl::cat(simCategory), cl::desc("Measured op times (JSON) overriding the "
-                                    "cost formulas"));
-static cl::opt<bool> noOverlap(
-    "no-overlap",
-    cl::cat(simCategory), cl::desc("Run communication on the compute stream (no overlap)"));
-static cl::opt<std::string> entry("entry",
-                                  cl::cat(simCategory), cl::desc("Function to simulate (default: "
+    profileFile("profile", cl::cat(simCategory),
+                cl::desc("Measured op times (JSON) overriding the "
+                         "cost formulas"));
+static cl::opt<bool>
+    noOverlap("no-overlap", cl::cat(simCategory),
+              cl::desc("Run communication on the compute stream (no overlap)"));
+static cl::opt<std::string> entry("entry", cl::cat(simCategory),
+                                  cl::desc("Function to simulate (default: "
                                            "main, or the only function)"));
-static cl::opt<unsigned> topOps("top", cl::init(10),
-                                cl::cat(simCategory), cl::desc("Number of op kinds in the summary"));
+static cl::opt<unsigned> topOps("top", cl::init(10), cl::cat(simCategory),
+                                cl::desc("Number of op kinds in the summary"));
 static cl::opt<double> samplesPerStep(
-    "samples-per-step", cl::init(0),
-    cl::cat(simCategory),
+    "samples-per-step", cl::init(0), cl::cat(simCategory),
     cl::desc("Samples per step, for the throughput line (default: dimension 0 "
              "of the first data argument, the global batch)"));
-static cl::opt<bool> timing("timing",
-                            cl::cat(simCategory), cl::desc("Print lowering and simulation times"));
+static cl::opt<bool> timing("timing", cl::cat(simCategory),
+                            cl::desc("Print lowering and simulation times"));
 static cl::opt<unsigned>
-    repeat("repeat", cl::init(1),
-           cl::cat(simCategory), cl::desc("Simulate this many times (benchmarking; with --timing "
+    repeat("repeat", cl::init(1), cl::cat(simCategory),
+           cl::desc("Simulate this many times (benchmarking; with --timing "
                     "the mean simulation time is printed)"));
 
 /// The global batch of the step, for the throughput line: dimension 0 of the
@@ -72,7 +73,8 @@ static cl::opt<unsigned>
 /// or its batch is not static.
 static double inferSamplesPerStep(func::FuncOp func) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    auto role = func.getArgAttrOfType<StringAttr>(i, dist::DistDialect::kRoleAttrName);
+    auto role =
+        func.getArgAttrOfType<StringAttr>(i, dist::DistDialect::kRoleAttrName);
     if (!role || role.getValue() != "data")
       continue;
     auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
@@ -176,11 +178,10 @@ int main(int argc, char **argv) {
   }
   auto simulatedAt = std::chrono::steady_clock::now();
 
-  double samples = samplesPerStep > 0 ? double(samplesPerStep)
-                                       : inferSamplesPerStep(func);
-  distir::sim::ReportContext reportContext{cluster->name,
-                                           cluster->device.memoryBytes,
-                                           samples};
+  double samples =
+      samplesPerStep > 0 ? double(samplesPerStep) : inferSamplesPerStep(func);
+  distir::sim::ReportContext reportContext{
+      cluster->name, cluster->device.memoryBytes, samples};
   std::ostringstream summary;
   distir::sim::printSummary(summary, *result, reportContext);
   llvm::outs() << summary.str();
@@ -190,11 +191,11 @@ int main(int argc, char **argv) {
     };
     llvm::outs() << "lowering: " << seconds(started, loweredAt)
                  << " s, simulation: "
-                 << seconds(loweredAt, simulatedAt) / std::max(1u, unsigned(repeat))
+                 << seconds(loweredAt, simulatedAt) /
+                        std::max(1u, unsigned(repeat))
                  << " s for " << program.numTasks() << " tasks\n";
   }
-  if (!reportFile.empty() &&
-      !writeFile(reportFile, [&](std::ostream &os) {
+  if (!reportFile.empty() && !writeFile(reportFile, [&](std::ostream &os) {
         distir::sim::writeReportJson(os, *result, reportContext);
       }))
     return 1;

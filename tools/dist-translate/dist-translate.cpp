@@ -113,7 +113,8 @@ int main(int argc, char **argv) {
   for (const std::string &entry : inputShapes) {
     StringRef name, shapeText;
     std::vector<int64_t> shape;
-    if (!splitAssignment(entry, name, shapeText) || !parseShape(shapeText, shape))
+    if (!splitAssignment(entry, name, shapeText) ||
+        !parseShape(shapeText, shape))
       return fail("--input-shape '" + entry +
                   "': expected NAME=DxDx...D with non-negative sizes");
     options.inputShapes[name.str()] = shape;

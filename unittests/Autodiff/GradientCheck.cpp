@@ -44,26 +44,29 @@ func::FuncOp distir::testing::getFirstFunction(ModuleOp module) {
   return {};
 }
 
-LogicalResult distir::testing::makeArguments(func::FuncOp func, uint64_t seed,
-                                             std::vector<PlacedValue> &arguments,
-                                             std::string &error) {
+LogicalResult
+distir::testing::makeArguments(func::FuncOp func, uint64_t seed,
+                               std::vector<PlacedValue> &arguments,
+                               std::string &error) {
   for (BlockArgument arg : func.getArguments()) {
     ElementType type;
     std::vector<int64_t> shape;
-    if (Status status = getHostTensorType(arg.getType(), type, shape); !status.ok()) {
+    if (Status status = getHostTensorType(arg.getType(), type, shape);
+        !status.ok()) {
       error = status.message();
       return failure();
     }
     int64_t bound = 0;
-    if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "dist.bound"))
+    if (auto attr = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                       "dist.bound"))
       bound = attr.getInt();
     PlacedValue value;
     if (dist::DevicesAttr devices = dist::getPlacement(arg.getType()))
       value.devices.assign(devices.getIds().begin(), devices.getIds().end());
     size_t count = std::max<size_t>(value.devices.size(), 1);
     for (size_t d = 0; d < count; ++d) {
-      std::string name = "arg" + std::to_string(arg.getArgNumber()) + "." +
-                         std::to_string(d);
+      std::string name =
+          "arg" + std::to_string(arg.getArgNumber()) + "." + std::to_string(d);
       value.locals.push_back(std::make_shared<HostTensor>(
           HostTensor::random(name, shape, type, seed, bound)));
     }
@@ -128,13 +131,15 @@ std::unique_ptr<MLIRContext> distir::testing::makeContext() {
   return context;
 }
 
-GradientCheckResult distir::testing::checkGradients(ModuleOp forward,
-                                                    const GradientCheckOptions &options) {
+GradientCheckResult
+distir::testing::checkGradients(ModuleOp forward,
+                                const GradientCheckOptions &options) {
   GradientCheckResult result;
   MLIRContext &context = *forward.getContext();
   CapturedDiagnostics diagnostics(context);
   auto fail = [&](const std::string &what) {
-    result.error = what + (diagnostics.text.empty() ? "" : ": " + diagnostics.text);
+    result.error =
+        what + (diagnostics.text.empty() ? "" : ": " + diagnostics.text);
     return result;
   };
 
@@ -172,12 +177,14 @@ GradientCheckResult distir::testing::checkGradients(ModuleOp forward,
   double stepLoss = 0, forwardLoss = 0;
   if (failed(runProgram(*step, stepFunc, stepArguments, stepResults, stepLoss)))
     return fail("the training step failed to run");
-  if (failed(runProgram(forward, forwardFunc, arguments, forwardResults, forwardLoss)))
+  if (failed(runProgram(forward, forwardFunc, arguments, forwardResults,
+                        forwardLoss)))
     return fail("the forward function failed to run");
   result.loss = forwardLoss;
   if (stepLoss != forwardLoss)
     return fail("the training step's loss " + std::to_string(stepLoss) +
-                " differs from the forward loss " + std::to_string(forwardLoss));
+                " differs from the forward loss " +
+                std::to_string(forwardLoss));
   if (stepResults.size() < 1 + parameters.size())
     return fail("the training step returns too few results");
 
@@ -193,10 +200,12 @@ GradientCheckResult distir::testing::checkGradients(ModuleOp forward,
         double value = original->getAsDouble(i), objective[2];
         for (int side = 0; side < 2; ++side) {
           auto perturbed = std::make_shared<HostTensor>(*original);
-          perturbed->setFromDouble(i, value + (side == 0 ? 1 : -1) * options.epsilon);
+          perturbed->setFromDouble(i, value + (side == 0 ? 1 : -1) *
+                                                  options.epsilon);
           parameter.locals[d] = perturbed;
           std::vector<PlacedValue> ignored;
-          if (failed(runProgram(forward, forwardFunc, arguments, ignored, objective[side])))
+          if (failed(runProgram(forward, forwardFunc, arguments, ignored,
+                                objective[side])))
             return fail("the forward function failed to run");
         }
         parameter.locals[d] = original;
@@ -208,20 +217,19 @@ GradientCheckResult distir::testing::checkGradients(ModuleOp forward,
         if (!(error <= options.absTolerance +
                            options.relTolerance *
                                std::max(std::abs(analytic), std::abs(numeric))))
-          result.mismatches.push_back(label + " device#" + std::to_string(d) +
-                                      " element " + std::to_string(i) +
-                                      ": autodiff " + std::to_string(analytic) +
-                                      ", finite differences " +
-                                      std::to_string(numeric));
+          result.mismatches.push_back(
+              label + " device#" + std::to_string(d) + " element " +
+              std::to_string(i) + ": autodiff " + std::to_string(analytic) +
+              ", finite differences " + std::to_string(numeric));
       }
     }
   }
   return result;
 }
 
-GradientCheckResult distir::testing::checkGradients(MLIRContext &context,
-                                                    llvm::StringRef source,
-                                                    const GradientCheckOptions &options) {
+GradientCheckResult
+distir::testing::checkGradients(MLIRContext &context, llvm::StringRef source,
+                                const GradientCheckOptions &options) {
   CapturedDiagnostics diagnostics(context);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   if (!module) {

@@ -51,7 +51,8 @@ std::unique_ptr<mlir::MLIRContext> makeContext();
 /// A copy of `forward` run through dist-autodiff with `options` (its
 /// diagnostics go to `error`); null on failure.
 mlir::OwningOpRef<mlir::ModuleOp>
-differentiate(mlir::ModuleOp forward, const mlir::dist::DistAutodiffOptions &options,
+differentiate(mlir::ModuleOp forward,
+              const mlir::dist::DistAutodiffOptions &options,
               std::string &error);
 
 /// Deterministic inputs for every argument of `func`, laid out as its type

@@ -54,7 +54,8 @@ protected:
       return {};
     std::vector<PlacedValue> results;
     Interpreter interpreter(*step);
-    EXPECT_TRUE(succeeded(interpreter.run(getFirstFunction(*step), arguments, results)));
+    EXPECT_TRUE(succeeded(
+        interpreter.run(getFirstFunction(*step), arguments, results)));
     return results;
   }
 
@@ -100,8 +101,9 @@ TEST_F(TrainingStepTest, FirstAdamStepFollowsKingmaAndBa) {
     arguments.push_back(filled(parameter, 0.0));
   }
   arguments.push_back(
-      PlacedValue{{}, {std::make_shared<HostTensor>(HostTensor::fromValues(
-                          ElementType::F32, {}, {1.0}))}});
+      PlacedValue{{},
+                  {std::make_shared<HostTensor>(
+                      HostTensor::fromValues(ElementType::F32, {}, {1.0}))}});
   arguments.insert(arguments.end(), data.begin(), data.end());
 
   std::vector<PlacedValue> results = run(adam, arguments);

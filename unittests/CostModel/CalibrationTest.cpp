@@ -28,8 +28,8 @@ using topology::DataType;
 
 namespace {
 
-constexpr int64_t kBatch = 4, kSeq = 2048, kHidden = 6144, kHeads = 64,
-                  kTp = 8, kFp16 = 2;
+constexpr int64_t kBatch = 4, kSeq = 2048, kHidden = 6144, kHeads = 64, kTp = 8,
+                  kFp16 = 2;
 constexpr int64_t kTokens = kBatch * kSeq;
 constexpr int64_t kLocalHeads = kHeads / kTp;
 constexpr int64_t kHeadDim = kHidden / kHeads;
@@ -126,16 +126,16 @@ double simulateLayer(bool withBackward) {
   TaskId contextT = b.elementwise("transpose", ctx, 1, 0, {context});
   TaskId proj = b.matmul(1, kTokens, kLocalHidden, kHidden, {contextT});
   TaskId projSum = b.allReduce(act, {proj});
-  TaskId drop1 = b.elementwise("dropout", act, 1, 2, {projSum},
-                               elements(act) * maskBytes);
+  TaskId drop1 =
+      b.elementwise("dropout", act, 1, 2, {projSum}, elements(act) * maskBytes);
   TaskId res1 = b.elementwise("add", act, 2, 1, {drop1});
   TaskId ln2 = b.elementwise("layer_norm", act, 1, 8, {res1});
   TaskId fc1 = b.matmul(1, kTokens, kHidden, kLocalFfn, {ln2});
   TaskId gelu = b.elementwise("gelu", ffn, 1, 8, {fc1});
   TaskId fc2 = b.matmul(1, kTokens, kLocalFfn, kHidden, {gelu});
   TaskId fc2Sum = b.allReduce(act, {fc2});
-  TaskId drop2 = b.elementwise("dropout", act, 1, 2, {fc2Sum},
-                               elements(act) * maskBytes);
+  TaskId drop2 =
+      b.elementwise("dropout", act, 1, 2, {fc2Sum}, elements(act) * maskBytes);
   TaskId out = b.elementwise("add", act, 2, 1, {drop2, res1});
   program.markLiveOut(out);
   TaskId forwardEnd = out;
@@ -149,16 +149,20 @@ double simulateLayer(bool withBackward) {
     TaskId dLn2 = b.matmul(1, kTokens, kLocalFfn, kHidden, {dFc1});
     TaskId dW1 = b.matmul(1, kHidden, kTokens, kLocalFfn, {dFc1, ln2});
     TaskId dLn2Sum = b.allReduce(act, {dLn2});
-    TaskId dRes1 = b.elementwise("layer_norm_grad", act, 2, 12, {dLn2Sum, res1});
+    TaskId dRes1 =
+        b.elementwise("layer_norm_grad", act, 2, 12, {dLn2Sum, res1});
     TaskId dRes1Total = b.elementwise("add", act, 2, 1, {dRes1, dDrop2});
     TaskId dProj = b.elementwise("mul", act, 2, 1, {dRes1Total, drop1});
     TaskId dContextT = b.matmul(1, kTokens, kHidden, kLocalHidden, {dProj});
     TaskId dWo = b.matmul(1, kLocalHidden, kTokens, kHidden, {dProj, contextT});
     TaskId dContext = b.elementwise("transpose", ctx, 1, 0, {dContextT});
-    TaskId dProbsDrop = b.matmul(kAttnBatch, kSeq, kHeadDim, kSeq, {dContext, qkv});
-    TaskId dV = b.matmul(kAttnBatch, kSeq, kSeq, kHeadDim, {dContext, probsDrop});
+    TaskId dProbsDrop =
+        b.matmul(kAttnBatch, kSeq, kHeadDim, kSeq, {dContext, qkv});
+    TaskId dV =
+        b.matmul(kAttnBatch, kSeq, kSeq, kHeadDim, {dContext, probsDrop});
     TaskId dProbs = b.elementwise("mul", scores, 2, 1, {dProbsDrop, probsDrop});
-    TaskId dScore = b.elementwise("softmax_grad", scores, 2, 4, {dProbs, probs});
+    TaskId dScore =
+        b.elementwise("softmax_grad", scores, 2, 4, {dProbs, probs});
     TaskId dQ = b.matmul(kAttnBatch, kSeq, kSeq, kHeadDim, {dScore, qkv});
     TaskId dK = b.matmul(kAttnBatch, kSeq, kSeq, kHeadDim, {dScore, qkv});
     TaskId dQkv = b.elementwise("concat", {kTokens, 3 * kLocalHidden}, 1, 0,
@@ -177,7 +181,8 @@ double simulateLayer(bool withBackward) {
   EXPECT_TRUE(result) << error;
   if (getenv("CALIB_DEBUG"))
     for (auto &op : result->topOps)
-      std::printf("  %s %ld %.3f\n", op.label.c_str(), op.count, op.totalS * 1e3);
+      std::printf("  %s %ld %.3f\n", op.label.c_str(), op.count,
+                  op.totalS * 1e3);
   return result ? result->stepTimeS : 0;
 }
 

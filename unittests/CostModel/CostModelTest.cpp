@@ -30,9 +30,9 @@ TEST(CostModel, RingAllReduceInsideOneNode) {
   for (int64_t n : {2, 4, 8}) {
     double expected = cluster.device.launchOverheadS + 2 * (n - 1) * alpha +
                       2.0 * (n - 1) / n * bytes / bandwidth;
-    EXPECT_NEAR(model.collectiveTime(CollectiveKind::AllReduce, bytes,
-                                     range(0, n)),
-                expected, 1e-12 * expected)
+    EXPECT_NEAR(
+        model.collectiveTime(CollectiveKind::AllReduce, bytes, range(0, n)),
+        expected, 1e-12 * expected)
         << "n = " << n;
   }
   // All-gather and reduce-scatter move half of what all-reduce moves.
@@ -52,12 +52,14 @@ TEST(CostModel, AcrossNodesTheNicIsTheBottleneck) {
   const topology::Cluster &cluster = model.getCluster();
   int64_t bytes = int64_t(1) << 30;
   // One device on each of two nodes: a ring of two over the NICs.
-  double across = model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 8});
+  double across =
+      model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 8});
   double nic = model.effectiveBandwidth(cluster.interNode);
   double expected = cluster.device.launchOverheadS +
                     2 * cluster.interNode.latencyS + 1.0 * bytes / nic;
   EXPECT_NEAR(across, expected, 1e-12 * expected);
-  double inside = model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 1});
+  double inside =
+      model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 1});
   double linkRatio = cluster.intraNode.bandwidth / cluster.interNode.bandwidth;
   EXPECT_NEAR(across / inside, linkRatio, 0.05 * linkRatio);
 
@@ -65,7 +67,8 @@ TEST(CostModel, AcrossNodesTheNicIsTheBottleneck) {
   // that phase nearly doubles the time of the one-node all-reduce.
   double sixteen =
       model.collectiveTime(CollectiveKind::AllReduce, bytes, range(0, 16));
-  double eight = model.collectiveTime(CollectiveKind::AllReduce, bytes, range(0, 8));
+  double eight =
+      model.collectiveTime(CollectiveKind::AllReduce, bytes, range(0, 8));
   double interPhase = (bytes / 8.0) / nic;
   EXPECT_GT(sixteen, 1.5 * eight);
   EXPECT_NEAR(sixteen, eight + interPhase + 2 * cluster.interNode.latencyS,
@@ -109,8 +112,12 @@ TEST(CostModel, TrivialCollectivesAreFree) {
 TEST(CostModel, RooflineComputeBoundMatmul) {
   CostModel model = a100();
   const topology::DeviceSpec &device = model.getCluster().device;
-  OpWork matmul{"matmul", DataType::F16, 2.0 * 8192 * 8192 * 8192,
-                3 * 8192 * 8192 * 2, 8192 * 8192 * 2, {}};
+  OpWork matmul{"matmul",
+                DataType::F16,
+                2.0 * 8192 * 8192 * 8192,
+                3 * 8192 * 8192 * 2,
+                8192 * 8192 * 2,
+                {}};
   double time = model.computeTime(matmul);
   double atPeak = matmul.flops / device.matrixPeak(DataType::F16);
   // Compute-bound: slower than peak, but within the efficiency band.
@@ -169,7 +176,11 @@ TEST(ProfileTable, OverridesTheFormulaWhereItHasAnEntry) {
   EXPECT_EQ(table->size(), 1u);
   CostModel model(*topology::clusterPreset("dgx-a100"),
                   std::make_shared<ProfileTable>(*table));
-  OpWork hit{"matmul", DataType::F16, 2.0 * 64 * 32 * 16, 0, 0,
+  OpWork hit{"matmul",
+             DataType::F16,
+             2.0 * 64 * 32 * 16,
+             0,
+             0,
              {{64, 32}, {32, 16}, {64, 16}}};
   EXPECT_EQ(model.computeTime(hit), 0.25);
   OpWork otherDtype = hit;
@@ -220,7 +231,8 @@ INSTANTIATE_TEST_SUITE_P(
                    "kind, dtype, shapes, seconds)"}));
 
 TEST(CollectiveKind, Names) {
-  EXPECT_EQ(parseCollectiveKind("reduce_scatter"), CollectiveKind::ReduceScatter);
+  EXPECT_EQ(parseCollectiveKind("reduce_scatter"),
+            CollectiveKind::ReduceScatter);
   EXPECT_EQ(collectiveKindName(CollectiveKind::AllToAll), "all_to_all");
   EXPECT_FALSE(parseCollectiveKind("allreduce"));
 }

@@ -27,8 +27,8 @@ protected:
 
   RankedTensorType tensor(ArrayRef<int64_t> shape, Type element = {},
                           DevicesAttr devices = {}) {
-    return RankedTensorType::get(shape, element ? element : builder.getF32Type(),
-                                 devices);
+    return RankedTensorType::get(
+        shape, element ? element : builder.getF32Type(), devices);
   }
 
   /// A function with arguments of `types` to build ops on.
@@ -102,8 +102,7 @@ TEST_F(OpsTest, PlacementFollowsOperands) {
   EXPECT_EQ(scattered.getType(), tensor({4, 4}, {}, devices));
   auto roots = GatherOp::create(builder, builder.getUnknownLoc(), mm, groups,
                                 /*root=*/1, /*dim=*/0);
-  EXPECT_EQ(getPlacement(roots.getType()),
-            DevicesAttr::get(&context, {1, 3}));
+  EXPECT_EQ(getPlacement(roots.getType()), DevicesAttr::get(&context, {1, 3}));
   EXPECT_EQ(cast<CollectiveOpInterface>(roots.getOperation()).getPayloadBytes(),
             16 * 4 * 4);
 }
@@ -131,7 +130,8 @@ TEST_F(OpsTest, TrillionElementCountsDoNotOverflow) {
 }
 
 TEST_F(OpsTest, ViewsAndLookupsMoveOnlyWhatTheyTouch) {
-  auto v = args({tensor({51200, 1024}), tensor({4, 128}, builder.getI64Type())});
+  auto v =
+      args({tensor({51200, 1024}), tensor({4, 128}, builder.getI64Type())});
   auto take = TakeOp::create(builder, builder.getUnknownLoc(), v[0], v[1], 0);
   EXPECT_EQ(take.getType(), tensor({4, 128, 1024}));
   auto op = cast<DistOpInterface>(take.getOperation());

@@ -1,8 +1,9 @@
-//===- GlobalViewTest.cpp - Layouts of placed signatures and the interpreter -===//
+//===- GlobalViewTest.cpp - Layouts of placed signatures and the interpreter
+//-===//
 
+#include "distir/Executor/GlobalView.h"
 #include "distir/Dialect/Dist/IR/DistDialect.h"
 #include "distir/Executor/Executor.h"
-#include "distir/Executor/GlobalView.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -61,7 +62,8 @@ TEST_F(GlobalViewTest, LayoutFollowsTheMeshCoordinates) {
   EXPECT_EQ(x.name, "x");
   EXPECT_EQ(x.globalShape, (std::vector<int64_t>{4, 6}));
   EXPECT_EQ(x.numBlocks, 4);
-  EXPECT_EQ(x.blockOffsets, (std::vector<std::vector<int64_t>>{{0, 0}, {0, 3}, {2, 0}, {2, 3}}));
+  EXPECT_EQ(x.blockOffsets, (std::vector<std::vector<int64_t>>{
+                                {0, 0}, {0, 3}, {2, 0}, {2, 3}}));
   const GlobalLayout &p = layouts[1];
   EXPECT_EQ(p.name, "arg1");
   EXPECT_EQ(p.globalShape, (std::vector<int64_t>{8}));
@@ -105,8 +107,9 @@ func.func @main(%r: tensor<2xf32, #dist.devices<[0:2]>> {dist.name = "r"}) -> te
   PlacedValue placed;
   Status wrong = distributeGlobal(iota({3}), layouts[0], placed);
   EXPECT_FALSE(wrong.ok());
-  EXPECT_NE(wrong.message().find("'r' needs a global [2] f32 tensor, got [3] f32"),
-            std::string::npos);
+  EXPECT_NE(
+      wrong.message().find("'r' needs a global [2] f32 tensor, got [3] f32"),
+      std::string::npos);
   ASSERT_TRUE(distributeGlobal(iota({2}), layouts[0], placed).ok());
   HostTensor other = iota({2});
   other.setFromDouble(1, 1.5);
@@ -114,7 +117,8 @@ func.func @main(%r: tensor<2xf32, #dist.devices<[0:2]>> {dist.name = "r"}) -> te
   HostTensor global;
   Status status = assembleGlobal(placed, layouts[0], 0, 0.1, global);
   EXPECT_FALSE(status.ok());
-  EXPECT_NE(status.message().find("replicas on devices 0 and 1 differ"), std::string::npos);
+  EXPECT_NE(status.message().find("replicas on devices 0 and 1 differ"),
+            std::string::npos);
   // Within tolerance the replicas agree.
   EXPECT_TRUE(assembleGlobal(placed, layouts[0], 0, 1.0, global).ok());
 }
@@ -149,7 +153,8 @@ TEST_F(GlobalViewTest, InterpreterRunsAndRespectsTheMemoryLimit) {
   small.maxLiveBytes = 200;
   Interpreter limited(*module, small);
   EXPECT_TRUE(failed(limited.run(func, arguments, results)));
-  EXPECT_NE(error.find("needs more than 200 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("needs more than 200 bytes"), std::string::npos)
+      << error;
 }
 
 } // namespace

@@ -1,4 +1,5 @@
-//===- ImportTests.cpp - the ONNX importer's library API -------------------===//
+//===- ImportTests.cpp - the ONNX importer's library API
+//-------------------===//
 
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Import/OnnxImporter.h"
@@ -129,7 +130,8 @@ TEST(OnnxImport, EveryOnnxTestDataModelImportsOrFailsWithOneLine) {
   const std::string root = "/usr/share/libonnx-testdata/data";
   if (!llvm::sys::fs::is_directory(root))
     GTEST_SKIP() << root << " not found (Debian package libonnx-testdata)";
-  llvm::Regex nodeLabel("node ('[^']*'|#[0-9]+) \\(([A-Za-z0-9_.]+)(, output '[^']*')?\\)");
+  llvm::Regex nodeLabel(
+      "node ('[^']*'|#[0-9]+) \\(([A-Za-z0-9_.]+)(, output '[^']*')?\\)");
   int models = 0, imported = 0;
   std::map<std::string, int> errorsBySuite;
   mlir::MLIRContext context;
@@ -146,8 +148,9 @@ TEST(OnnxImport, EveryOnnxTestDataModelImportsOrFailsWithOneLine) {
     std::sort(paths.begin(), paths.end());
     for (const std::string &path : paths) {
       ++models;
-      auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                                /*RequiresNullTerminator=*/false);
+      auto buffer =
+          llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
       ASSERT_TRUE(buffer) << path;
       std::string error;
       auto module = importOnnxModel((*buffer)->getBuffer(), path, context,

@@ -11,16 +11,20 @@ namespace k = distir::kernels;
 namespace {
 
 /// Direct 2-D convolution by its ONNX definition (no im2col, no BLAS).
-HostTensor directConv2d(const HostTensor &x, const HostTensor &w, const HostTensor *bias,
-                        const k::ConvOptions &o) {
+HostTensor directConv2d(const HostTensor &x, const HostTensor &w,
+                        const HostTensor *bias, const k::ConvOptions &o) {
   const int64_t n = x.getDimSize(0), c = x.getDimSize(1), h = x.getDimSize(2),
                 wd = x.getDimSize(3);
   const int64_t m = w.getDimSize(0), cg = w.getDimSize(1), kh = w.getDimSize(2),
                 kw = w.getDimSize(3);
-  const int64_t oh = (h + o.padsBegin[0] + o.padsEnd[0] - o.dilations[0] * (kh - 1) - 1) /
-                         o.strides[0] + 1;
-  const int64_t ow = (wd + o.padsBegin[1] + o.padsEnd[1] - o.dilations[1] * (kw - 1) - 1) /
-                         o.strides[1] + 1;
+  const int64_t oh =
+      (h + o.padsBegin[0] + o.padsEnd[0] - o.dilations[0] * (kh - 1) - 1) /
+          o.strides[0] +
+      1;
+  const int64_t ow =
+      (wd + o.padsBegin[1] + o.padsEnd[1] - o.dilations[1] * (kw - 1) - 1) /
+          o.strides[1] +
+      1;
   HostTensor out(x.getElementType(), {n, m, oh, ow});
   const int64_t mg = m / o.group;
   for (int64_t b = 0; b < n; ++b)
@@ -32,8 +36,10 @@ HostTensor directConv2d(const HostTensor &x, const HostTensor &w, const HostTens
           for (int64_t ci = 0; ci < cg; ++ci)
             for (int64_t a = 0; a < kh; ++a)
               for (int64_t e = 0; e < kw; ++e) {
-                int64_t y = i * o.strides[0] - o.padsBegin[0] + a * o.dilations[0];
-                int64_t z = j * o.strides[1] - o.padsBegin[1] + e * o.dilations[1];
+                int64_t y =
+                    i * o.strides[0] - o.padsBegin[0] + a * o.dilations[0];
+                int64_t z =
+                    j * o.strides[1] - o.padsBegin[1] + e * o.dilations[1];
                 if (y < 0 || y >= h || z < 0 || z >= wd)
                   continue;
                 sum += x.getAsDouble(((b * c + g * cg + ci) * h + y) * wd + z) *
@@ -53,12 +59,15 @@ TEST(Conv, MatchesTheDirectFormula) {
       {{1, 1, 4, 4}, {1, 1, 3, 3}, {{1, 1}, {1, 1}, {0, 0}, {0, 0}, 1}},
       {{2, 3, 7, 6}, {4, 3, 3, 2}, {{2, 1}, {1, 2}, {1, 0}, {2, 1}, 1}},
       {{1, 4, 5, 5}, {6, 2, 3, 3}, {{1, 2}, {2, 1}, {2, 1}, {2, 1}, 2}},
-      {{2, 4, 5, 5}, {4, 1, 3, 3}, {{1, 1}, {1, 1}, {1, 1}, {1, 1}, 4}}, // Depthwise.
+      {{2, 4, 5, 5},
+       {4, 1, 3, 3},
+       {{1, 1}, {1, 1}, {1, 1}, {1, 1}, 4}}, // Depthwise.
   };
   for (const Case &c : cases) {
     HostTensor x = HostTensor::random("x", c.xShape, ElementType::F64, 1);
     HostTensor w = HostTensor::random("w", c.wShape, ElementType::F64, 1);
-    HostTensor bias = HostTensor::random("b", {c.wShape[0]}, ElementType::F64, 1);
+    HostTensor bias =
+        HostTensor::random("b", {c.wShape[0]}, ElementType::F64, 1);
     HostTensor out;
     ASSERT_OK(k::conv(x, w, &bias, c.options, out));
     HostTensor expected = directConv2d(x, w, &bias, c.options);
@@ -72,34 +81,42 @@ TEST(Conv, MatchesTheDirectFormula) {
 TEST(Conv, OneAndThreeSpatialDims) {
   // 1-D: [1,1,5] * [1,1,2] with defaults.
   HostTensor out;
-  ASSERT_OK(k::conv(makeTensor({1, 1, 5}, {1, 2, 3, 4, 5}), makeTensor({1, 1, 2}, {1, -1}),
-                    nullptr, {}, out));
+  ASSERT_OK(k::conv(makeTensor({1, 1, 5}, {1, 2, 3, 4, 5}),
+                    makeTensor({1, 1, 2}, {1, -1}), nullptr, {}, out));
   expectTensor(out, {1, 1, 4}, {-1, -1, -1, -1});
   // 3-D: a 2x2x2 box filter of ones sums each 2x2x2 block.
-  HostTensor x = makeTensor({1, 1, 2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  HostTensor x =
+      makeTensor({1, 1, 2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
   HostTensor ones = makeTensor({1, 1, 2, 2, 2}, {1, 1, 1, 1, 1, 1, 1, 1});
   ASSERT_OK(k::conv(x, ones, nullptr, {}, out));
-  expectTensor(out, {1, 1, 1, 1, 2}, {1 + 2 + 4 + 5 + 7 + 8 + 10 + 11, 2 + 3 + 5 + 6 + 8 + 9 + 11 + 12});
+  expectTensor(
+      out, {1, 1, 1, 1, 2},
+      {1 + 2 + 4 + 5 + 7 + 8 + 10 + 11, 2 + 3 + 5 + 6 + 8 + 9 + 11 + 12});
 }
 
 TEST(Conv, ReportsBadOperands) {
   HostTensor out;
   HostTensor x(ElementType::F32, {1, 4, 5, 5});
-  EXPECT_ERROR(k::conv(x, HostTensor(ElementType::F32, {2, 3, 3, 3}), nullptr, {}, out),
-               "expects 3 input channels, input has 4");
+  EXPECT_ERROR(
+      k::conv(x, HostTensor(ElementType::F32, {2, 3, 3, 3}), nullptr, {}, out),
+      "expects 3 input channels, input has 4");
   k::ConvOptions grouped;
   grouped.group = 3;
-  EXPECT_ERROR(k::conv(x, HostTensor(ElementType::F32, {3, 1, 3, 3}), nullptr, grouped, out),
+  EXPECT_ERROR(k::conv(x, HostTensor(ElementType::F32, {3, 1, 3, 3}), nullptr,
+                       grouped, out),
                "group 3 must divide");
-  EXPECT_ERROR(k::conv(x, HostTensor(ElementType::F32, {2, 4, 7, 7}), nullptr, {}, out),
-               "window of 7 exceeds the padded input (5)");
+  EXPECT_ERROR(
+      k::conv(x, HostTensor(ElementType::F32, {2, 4, 7, 7}), nullptr, {}, out),
+      "window of 7 exceeds the padded input (5)");
   k::ConvOptions badStrides;
   badStrides.strides = {1};
-  EXPECT_ERROR(k::conv(x, HostTensor(ElementType::F32, {2, 4, 3, 3}), nullptr, badStrides, out),
+  EXPECT_ERROR(k::conv(x, HostTensor(ElementType::F32, {2, 4, 3, 3}), nullptr,
+                       badStrides, out),
                "strides has 1 entries");
   HostTensor bias(ElementType::F32, {3});
-  EXPECT_ERROR(k::conv(x, HostTensor(ElementType::F32, {2, 4, 3, 3}), &bias, {}, out),
-               "bias must be [2]");
+  EXPECT_ERROR(
+      k::conv(x, HostTensor(ElementType::F32, {2, 4, 3, 3}), &bias, {}, out),
+      "bias must be [2]");
 }
 
 TEST(Pool, MaxAndAverage) {
@@ -158,10 +175,12 @@ TEST(Pool, GlobalAverage) {
   HostTensor out;
   ASSERT_OK(k::globalAvgPool(makeTensor({1, 2, 2, 1}, {1, 3, 5, 9}), out));
   expectTensor(out, {1, 2, 1, 1}, {2, 7});
-  EXPECT_ERROR(k::globalAvgPool(makeTensor({2}, {1, 2}), out), "input must be [N, C, D1, ...]");
+  EXPECT_ERROR(k::globalAvgPool(makeTensor({2}, {1, 2}), out),
+               "input must be [N, C, D1, ...]");
   k::PoolOptions options;
   options.kernelShape = {2, 2};
-  EXPECT_ERROR(k::maxPool(makeTensor({1, 1, 2}, {1, 2}), options, out), "kernel shape [2, 2]");
+  EXPECT_ERROR(k::maxPool(makeTensor({1, 1, 2}, {1, 2}), options, out),
+               "kernel shape [2, 2]");
 }
 
 } // namespace

@@ -47,11 +47,14 @@ TEST(Binary, ReportsBadOperands) {
   HostTensor out;
   EXPECT_ERROR(k::add(makeTensor({2}, {1, 2}), makeTensor({3}, {1, 2, 3}), out),
                "add: shapes [2] and [3] do not broadcast");
-  EXPECT_ERROR(k::mul(makeTensor({2}, {1, 2}), makeTensor({2}, {1, 2}, ElementType::F16), out),
+  EXPECT_ERROR(k::mul(makeTensor({2}, {1, 2}),
+                      makeTensor({2}, {1, 2}, ElementType::F16), out),
                "different element types");
-  EXPECT_ERROR(k::div(makeTensor({1}, {1}, ElementType::I64), makeTensor({1}, {0}, ElementType::I64), out),
+  EXPECT_ERROR(k::div(makeTensor({1}, {1}, ElementType::I64),
+                      makeTensor({1}, {0}, ElementType::I64), out),
                "integer division by zero");
-  EXPECT_ERROR(k::add(makeTensor({1}, {1}, ElementType::I1), makeTensor({1}, {1}, ElementType::I1), out),
+  EXPECT_ERROR(k::add(makeTensor({1}, {1}, ElementType::I1),
+                      makeTensor({1}, {1}, ElementType::I1), out),
                "expected a float element type, got i1");
 }
 
@@ -101,7 +104,8 @@ TEST(Where, SelectsWithBroadcast) {
   EXPECT_ERROR(k::where(x, x, y, out), "condition must be i1 or an integer");
   EXPECT_ERROR(k::where(cond, x, makeTensor({1}, {1}, ElementType::F64), out),
                "x and y have different element types");
-  EXPECT_ERROR(k::where(makeTensor({2}, {1, 0}, ElementType::I1), x, y, out), "do not broadcast");
+  EXPECT_ERROR(k::where(makeTensor({2}, {1, 0}, ElementType::I1), x, y, out),
+               "do not broadcast");
 }
 
 TEST(Unary, MatchesTheFormulas) {
@@ -137,7 +141,8 @@ TEST(Unary, MatchesTheFormulas) {
   EXPECT_EQ(valuesOf(out), (std::vector<double>{-3, 4}));
   ASSERT_OK(k::relu(makeTensor({2}, {3, -4}, ElementType::I64), out));
   EXPECT_EQ(valuesOf(out), (std::vector<double>{3, 0}));
-  EXPECT_ERROR(k::exp(makeTensor({1}, {1}, ElementType::I64), out), "exp: expected a float");
+  EXPECT_ERROR(k::exp(makeTensor({1}, {1}, ElementType::I64), out),
+               "exp: expected a float");
 }
 
 TEST(Unary, GeluBothApproximations) {
@@ -146,8 +151,12 @@ TEST(Unary, GeluBothApproximations) {
   ASSERT_OK(k::gelu(x, k::GeluApproximation::None, exact));
   ASSERT_OK(k::gelu(x, k::GeluApproximation::Tanh, approx));
   // The formulas evaluated independently with Python's math.erf/math.tanh.
-  expectTensor(exact, {4}, {-0.0040496941, -0.1586552539, 0.3457312306, 1.9544997361}, 1e-9);
-  expectTensor(approx, {4}, {-0.0036373921, -0.1588080094, 0.3457140098, 1.9545976941}, 1e-9);
+  expectTensor(exact, {4},
+               {-0.0040496941, -0.1586552539, 0.3457312306, 1.9544997361},
+               1e-9);
+  expectTensor(approx, {4},
+               {-0.0036373921, -0.1588080094, 0.3457140098, 1.9545976941},
+               1e-9);
 }
 
 TEST(Cast, ConvertsBetweenAllTypes) {
@@ -159,15 +168,18 @@ TEST(Cast, ConvertsBetweenAllTypes) {
   EXPECT_EQ(valuesOf(out), (std::vector<double>{-2, 0, 0, 1, 3e9}));
   ASSERT_OK(k::cast(x, ElementType::I1, out));
   EXPECT_EQ(valuesOf(out), (std::vector<double>{1, 1, 0, 1, 1}));
-  ASSERT_OK(k::cast(makeTensor({1}, {0.1}, ElementType::F32), ElementType::F16, out));
+  ASSERT_OK(
+      k::cast(makeTensor({1}, {0.1}, ElementType::F32), ElementType::F16, out));
   EXPECT_EQ(out.getData<uint16_t>()[0], floatToHalf(0.1f));
-  ASSERT_OK(k::cast(makeTensor({2}, {1, 0}, ElementType::I1), ElementType::BF16, out));
+  ASSERT_OK(k::cast(makeTensor({2}, {1, 0}, ElementType::I1), ElementType::BF16,
+                    out));
   EXPECT_EQ(valuesOf(out), (std::vector<double>{1, 0}));
   HostTensor wide(ElementType::I64, {1});
   wide.getData<int64_t>()[0] = (int64_t(1) << 32) + 5;
   ASSERT_OK(k::cast(wide, ElementType::I32, out));
   EXPECT_EQ(out.getData<int32_t>()[0], 5); // Wraps like C.
-  ASSERT_OK(k::cast(makeTensor({1}, {std::nan("")}, ElementType::F32), ElementType::I64, out));
+  ASSERT_OK(k::cast(makeTensor({1}, {std::nan("")}, ElementType::F32),
+                    ElementType::I64, out));
   EXPECT_EQ(out.getAsDouble(0), 0);
   ASSERT_OK(k::dropout(x, out));
   EXPECT_TRUE(out.isBitwiseEqual(x));
@@ -179,32 +191,39 @@ TEST(Optimizer, SgdAndAdamStep) {
   HostTensor out;
   ASSERT_OK(k::sgdUpdate(w, g, 0.1, out));
   expectTensor(out, {2}, {0.95, -1.2}, 1e-15);
-  EXPECT_ERROR(k::sgdUpdate(w, makeTensor({3}, {1, 2, 3}, ElementType::F64), 0.1, out),
-               "sgd_update: w and g have different shapes");
+  EXPECT_ERROR(
+      k::sgdUpdate(w, makeTensor({3}, {1, 2, 3}, ElementType::F64), 0.1, out),
+      "sgd_update: w and g have different shapes");
 
   // Step 1 from zero moments: the update is lr * g / (|g| + eps') = lr sign(g).
   HostTensor zeros(ElementType::F64, {2});
   HostTensor w1, m1, v1;
   k::AdamOptions options;
   options.learningRate = 0.01;
-  ASSERT_OK(k::adamUpdate(w, g, zeros, zeros, makeTensor({}, {1}, ElementType::I64),
-                          options, w1, m1, v1));
+  ASSERT_OK(k::adamUpdate(w, g, zeros, zeros,
+                          makeTensor({}, {1}, ElementType::I64), options, w1,
+                          m1, v1));
   expectTensor(m1, {2}, {0.05, 0.2}, 1e-15);
   expectTensor(v1, {2}, {0.00025, 0.004}, 1e-15);
-  expectTensor(w1, {2}, {1.0 - 0.01 * 0.5 / (0.5 + 1e-8), -1.0 - 0.01 * 2.0 / (2.0 + 1e-8)}, 1e-12);
+  expectTensor(
+      w1, {2},
+      {1.0 - 0.01 * 0.5 / (0.5 + 1e-8), -1.0 - 0.01 * 2.0 / (2.0 + 1e-8)},
+      1e-12);
   // Step 2 with the moments of step 1, checked against the formula.
   HostTensor w2, m2, v2;
-  ASSERT_OK(k::adamUpdate(w1, g, m1, v1, makeTensor({}, {2}, ElementType::F32), options,
-                          w2, m2, v2));
+  ASSERT_OK(k::adamUpdate(w1, g, m1, v1, makeTensor({}, {2}, ElementType::F32),
+                          options, w2, m2, v2));
   for (int i = 0; i < 2; ++i) {
     double grad = g.getAsDouble(i);
     double m = 0.9 * m1.getAsDouble(i) + 0.1 * grad;
     double v = 0.999 * v1.getAsDouble(i) + 0.001 * grad * grad;
-    double expected = w1.getAsDouble(i) - 0.01 * (m / (1 - 0.81)) /
-                                              (std::sqrt(v / (1 - 0.999 * 0.999)) + 1e-8);
+    double expected =
+        w1.getAsDouble(i) -
+        0.01 * (m / (1 - 0.81)) / (std::sqrt(v / (1 - 0.999 * 0.999)) + 1e-8);
     EXPECT_NEAR(w2.getAsDouble(i), expected, 1e-14);
   }
-  EXPECT_ERROR(k::adamUpdate(w, g, zeros, zeros, makeTensor({}, {0}), options, w1, m1, v1),
+  EXPECT_ERROR(k::adamUpdate(w, g, zeros, zeros, makeTensor({}, {0}), options,
+                             w1, m1, v1),
                "step must be >= 1");
 }
 
@@ -226,7 +245,8 @@ TEST(Collectives, ReduceTensors) {
   ASSERT_OK(k::reduceTensors({&ints, &ints}, k::ReductionKind::Sum, out));
   EXPECT_EQ(out.getData<int64_t>()[0], 14);
   HostTensor other = makeTensor({3}, {1, 2, 3});
-  EXPECT_ERROR(k::reduceTensors({&a, &other}, k::ReductionKind::Sum, out), "different shapes");
+  EXPECT_ERROR(k::reduceTensors({&a, &other}, k::ReductionKind::Sum, out),
+               "different shapes");
   EXPECT_ERROR(k::reduceTensors({}, k::ReductionKind::Sum, out), "no tensors");
 }
 

@@ -31,7 +31,8 @@ inline void expectTensor(const HostTensor &actual, std::vector<int64_t> shape,
   ASSERT_EQ(actual.getShape(), shape);
   ASSERT_EQ(actual.getNumElements(), static_cast<int64_t>(values.size()));
   for (size_t i = 0; i < values.size(); ++i)
-    EXPECT_NEAR(actual.getAsDouble(static_cast<int64_t>(i)), values[i], tolerance)
+    EXPECT_NEAR(actual.getAsDouble(static_cast<int64_t>(i)), values[i],
+                tolerance)
         << "at flat index " << i;
 }
 

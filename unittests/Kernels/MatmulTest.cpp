@@ -34,7 +34,8 @@ TEST(Matmul, HandComputed) {
   ASSERT_OK(k::matmul(a, a, false, true, out));
   expectTensor(out, {2, 2}, {14, 32, 32, 77});
   ASSERT_OK(k::matmul(b, a, true, true, out)); // [2,3] x [3,2]
-  expectTensor(out, {2, 2}, {7 + 18 + 33, 28 + 45 + 66, 8 + 20 + 36, 32 + 50 + 72});
+  expectTensor(out, {2, 2},
+               {7 + 18 + 33, 28 + 45 + 66, 8 + 20 + 36, 32 + 50 + 72});
 }
 
 TEST(Matmul, VectorsArePromotedAndDropped) {
@@ -56,7 +57,8 @@ TEST(Matmul, VectorsArePromotedAndDropped) {
   for (int64_t bi = 0; bi < 2; ++bi)
     for (int64_t j = 0; j < 2; ++j)
       EXPECT_NEAR(out.getAsDouble(bi * 2 + j),
-                  naiveEntry(v, batch, 0, bi * 6, 0, j, 3, 2, false, false, 1), 1e-5);
+                  naiveEntry(v, batch, 0, bi * 6, 0, j, 3, 2, false, false, 1),
+                  1e-5);
 }
 
 TEST(Matmul, BroadcastsBatchDims) {
@@ -64,12 +66,16 @@ TEST(Matmul, BroadcastsBatchDims) {
   for (bool transA : {false, true})
     for (bool transB : {false, true}) {
       const int64_t m = 4, kDim = 3, n = 5;
-      HostTensor a = HostTensor::random(
-          "a", transA ? std::vector<int64_t>{2, 1, kDim, m} : std::vector<int64_t>{2, 1, m, kDim},
-          ElementType::F64, 1);
-      HostTensor b = HostTensor::random(
-          "b", transB ? std::vector<int64_t>{3, n, kDim} : std::vector<int64_t>{3, kDim, n},
-          ElementType::F64, 1);
+      HostTensor a =
+          HostTensor::random("a",
+                             transA ? std::vector<int64_t>{2, 1, kDim, m}
+                                    : std::vector<int64_t>{2, 1, m, kDim},
+                             ElementType::F64, 1);
+      HostTensor b =
+          HostTensor::random("b",
+                             transB ? std::vector<int64_t>{3, n, kDim}
+                                    : std::vector<int64_t>{3, kDim, n},
+                             ElementType::F64, 1);
       HostTensor out;
       ASSERT_OK(k::matmul(a, b, transA, transB, out));
       ASSERT_EQ(out.getShape(), (std::vector<int64_t>{2, 3, m, n}));
@@ -78,8 +84,8 @@ TEST(Matmul, BroadcastsBatchDims) {
           for (int64_t i = 0; i < m; ++i)
             for (int64_t j = 0; j < n; ++j)
               EXPECT_NEAR(out.getAsDouble(((i0 * 3 + i1) * m + i) * n + j),
-                          naiveEntry(a, b, i0 * m * kDim, i1 * kDim * n, i, j, kDim,
-                                     n, transA, transB, m),
+                          naiveEntry(a, b, i0 * m * kDim, i1 * kDim * n, i, j,
+                                     kDim, n, transA, transB, m),
                           1e-12);
     }
 }
@@ -95,7 +101,8 @@ TEST(Matmul, FoldedBatchMatchesPerBatch) {
     for (int64_t i = 0; i < 4; ++i)
       for (int64_t j = 0; j < 6; ++j)
         EXPECT_NEAR(out.getAsDouble((bi * 4 + i) * 6 + j),
-                    naiveEntry(a, b, bi * 20, 0, i, j, 5, 6, false, false, 4), 1e-12);
+                    naiveEntry(a, b, bi * 20, 0, i, j, 5, 6, false, false, 4),
+                    1e-12);
 }
 
 TEST(Matmul, NarrowTypesComputeInF32) {
@@ -106,33 +113,37 @@ TEST(Matmul, NarrowTypesComputeInF32) {
   EXPECT_EQ(out.getElementType(), ElementType::BF16);
   EXPECT_EQ(out.getAsDouble(0), 256); // 257 rounds to even in bf16.
   HostTensor h = makeTensor({1, 2}, {0.5, 0.25}, ElementType::F16);
-  ASSERT_OK(k::matmul(h, makeTensor({2, 1}, {2, 4}, ElementType::F16), false, false, out));
+  ASSERT_OK(k::matmul(h, makeTensor({2, 1}, {2, 4}, ElementType::F16), false,
+                      false, out));
   EXPECT_EQ(out.getAsDouble(0), 2);
 }
 
 TEST(Matmul, EmptyContractionGivesZeros) {
   HostTensor out;
-  ASSERT_OK(k::matmul(HostTensor(ElementType::F32, {2, 0}), HostTensor(ElementType::F32, {0, 3}),
-                      false, false, out));
+  ASSERT_OK(k::matmul(HostTensor(ElementType::F32, {2, 0}),
+                      HostTensor(ElementType::F32, {0, 3}), false, false, out));
   expectTensor(out, {2, 3}, {0, 0, 0, 0, 0, 0});
 }
 
 TEST(Matmul, ReportsBadOperands) {
   HostTensor out;
   EXPECT_ERROR(k::matmul(makeTensor({2, 3}, {1, 2, 3, 4, 5, 6}),
-                         makeTensor({2, 3}, {1, 2, 3, 4, 5, 6}), false, false, out),
+                         makeTensor({2, 3}, {1, 2, 3, 4, 5, 6}), false, false,
+                         out),
                "matmul: contracting dims differ: [2, 3] x [2, 3]");
   EXPECT_ERROR(k::matmul(HostTensor(ElementType::F32, {2, 1, 1}),
-                         HostTensor(ElementType::F32, {3, 1, 1}), false, false, out),
+                         HostTensor(ElementType::F32, {3, 1, 1}), false, false,
+                         out),
                "batch dims");
-  EXPECT_ERROR(k::matmul(HostTensor(ElementType::I64, {1, 1}), HostTensor(ElementType::I64, {1, 1}),
-                         false, false, out),
+  EXPECT_ERROR(k::matmul(HostTensor(ElementType::I64, {1, 1}),
+                         HostTensor(ElementType::I64, {1, 1}), false, false,
+                         out),
                "expected a float element type");
-  EXPECT_ERROR(k::matmul(HostTensor(ElementType::F32, {}), HostTensor(ElementType::F32, {1}),
-                         false, false, out),
+  EXPECT_ERROR(k::matmul(HostTensor(ElementType::F32, {}),
+                         HostTensor(ElementType::F32, {1}), false, false, out),
                "rank >= 1");
-  EXPECT_ERROR(k::matmul(HostTensor(ElementType::F32, {1}), HostTensor(ElementType::F64, {1}),
-                         false, false, out),
+  EXPECT_ERROR(k::matmul(HostTensor(ElementType::F32, {1}),
+                         HostTensor(ElementType::F64, {1}), false, false, out),
                "different element types");
 }
 

@@ -20,11 +20,13 @@ std::vector<double> softmaxOf(std::vector<double> row) {
 }
 
 TEST(Softmax, RowsSumToOneAndAreStable) {
-  HostTensor x = makeTensor({2, 3}, {1, 2, 3, 1000, 1000, 1000}, ElementType::F64);
+  HostTensor x =
+      makeTensor({2, 3}, {1, 2, 3, 1000, 1000, 1000}, ElementType::F64);
   HostTensor out;
   ASSERT_OK(k::softmax(x, -1, false, 1.0, out));
   std::vector<double> first = softmaxOf({1, 2, 3});
-  expectTensor(out, {2, 3}, {first[0], first[1], first[2], 1. / 3, 1. / 3, 1. / 3}, 1e-15);
+  expectTensor(out, {2, 3},
+               {first[0], first[1], first[2], 1. / 3, 1. / 3, 1. / 3}, 1e-15);
   // Along axis 0 of a [2,2]: columns.
   ASSERT_OK(k::softmax(makeTensor({2, 2}, {0, 1, 0, 3}), 0, false, 1.0, out));
   std::vector<double> column = softmaxOf({1, 3});
@@ -37,13 +39,16 @@ TEST(Softmax, RowsSumToOneAndAreStable) {
 
 TEST(Softmax, CausalMasksTheFuture) {
   // [1, q=3, k=3]: row q sees keys 0..q.
-  HostTensor x = makeTensor({1, 3, 3}, {1, 5, 9, 2, 3, 9, 0, 1, 2}, ElementType::F64);
+  HostTensor x =
+      makeTensor({1, 3, 3}, {1, 5, 9, 2, 3, 9, 0, 1, 2}, ElementType::F64);
   HostTensor out;
   ASSERT_OK(k::softmax(x, 2, true, 1.0, out));
   std::vector<double> r1 = softmaxOf({2, 3}), r2 = softmaxOf({0, 1, 2});
-  expectTensor(out, {1, 3, 3}, {1, 0, 0, r1[0], r1[1], 0, r2[0], r2[1], r2[2]}, 1e-15);
+  expectTensor(out, {1, 3, 3}, {1, 0, 0, r1[0], r1[1], 0, r2[0], r2[1], r2[2]},
+               1e-15);
   EXPECT_ERROR(k::softmax(x, 1, true, 1.0, out), "causal masking needs");
-  EXPECT_ERROR(k::softmax(makeTensor({2}, {1, 2}), 0, true, 1.0, out), "causal masking needs");
+  EXPECT_ERROR(k::softmax(makeTensor({2}, {1, 2}), 0, true, 1.0, out),
+               "causal masking needs");
 }
 
 TEST(LogSoftmax, MatchesLogOfSoftmax) {
@@ -72,7 +77,8 @@ TEST(LayerNorm, NormalizesTrailingDims) {
   ASSERT_OK(k::layerNorm(x, all, nullptr, 0, 0.0, out));
   const double t = 1 / std::sqrt(2.0);
   expectTensor(out, {2, 2}, {0, 2 * t, -2 * t, 0}, 1e-12);
-  EXPECT_ERROR(k::layerNorm(x, all, nullptr, 1, 1e-5, out), "scale has shape [2, 2], expected [2]");
+  EXPECT_ERROR(k::layerNorm(x, all, nullptr, 1, 1e-5, out),
+               "scale has shape [2, 2], expected [2]");
   EXPECT_ERROR(k::layerNorm(x, makeTensor({2}, {1, 1}), nullptr, 1, 1e-5, out),
                "scale has element type f32, expected f64");
 }
@@ -84,10 +90,12 @@ TEST(BatchNorm, InferenceFormula) {
   HostTensor out;
   ASSERT_OK(k::batchNorm(x, scale, bias, mean, var, 0.0, out));
   expectTensor(out, {1, 2, 2}, {0, 0.5, 1, 3});
-  EXPECT_ERROR(k::batchNorm(makeTensor({2}, {1, 2}), scale, bias, mean, var, 0, out),
-               "x must be [N, C, ...]");
-  EXPECT_ERROR(k::batchNorm(x, makeTensor({3}, {1, 1, 1}), bias, mean, var, 0, out),
-               "scale has shape [3], expected [2]");
+  EXPECT_ERROR(
+      k::batchNorm(makeTensor({2}, {1, 2}), scale, bias, mean, var, 0, out),
+      "x must be [N, C, ...]");
+  EXPECT_ERROR(
+      k::batchNorm(x, makeTensor({3}, {1, 1, 1}), bias, mean, var, 0, out),
+      "scale has shape [3], expected [2]");
 }
 
 TEST(Reduce, SumAndMeanOverAxes) {
@@ -120,7 +128,8 @@ TEST(CrossEntropy, OnnxSemantics) {
   // Two samples, three classes.
   HostTensor logits = makeTensor({2, 3}, {1, 2, 3, 0, 0, 0}, ElementType::F64);
   HostTensor labels = makeTensor({2}, {2, 0}, ElementType::I64);
-  const double loss0 = -std::log(softmaxOf({1, 2, 3})[2]), loss1 = std::log(3.0);
+  const double loss0 = -std::log(softmaxOf({1, 2, 3})[2]),
+               loss1 = std::log(3.0);
   HostTensor out;
   k::CrossEntropyOptions options;
   ASSERT_OK(k::crossEntropy(logits, labels, nullptr, options, out));
@@ -145,22 +154,30 @@ TEST(CrossEntropy, OnnxSemantics) {
   last.classAxis = -1;
   HostTensor seq;
   ASSERT_OK(k::reshape(logits, {1, 2, 3}, seq));
-  ASSERT_OK(k::crossEntropy(seq, makeTensor({1, 2}, {2, 0}, ElementType::I32), nullptr, last, out));
+  ASSERT_OK(k::crossEntropy(seq, makeTensor({1, 2}, {2, 0}, ElementType::I32),
+                            nullptr, last, out));
   expectTensor(out, {}, {(loss0 + loss1) / 2}, 1e-14);
-  EXPECT_ERROR(k::crossEntropy(logits, makeTensor({2}, {3, 0}, ElementType::I64), nullptr, last, out),
+  EXPECT_ERROR(k::crossEntropy(logits,
+                               makeTensor({2}, {3, 0}, ElementType::I64),
+                               nullptr, last, out),
                "label 3 is out of range for 3 classes");
-  EXPECT_ERROR(k::crossEntropy(logits, makeTensor({3}, {0, 0, 0}, ElementType::I64), nullptr, last, out),
+  EXPECT_ERROR(k::crossEntropy(logits,
+                               makeTensor({3}, {0, 0, 0}, ElementType::I64),
+                               nullptr, last, out),
                "labels have shape [3], expected [2]");
-  EXPECT_ERROR(k::crossEntropy(logits, makeTensor({2}, {0, 0}), nullptr, last, out),
-               "labels must be i64 or i32");
+  EXPECT_ERROR(
+      k::crossEntropy(logits, makeTensor({2}, {0, 0}), nullptr, last, out),
+      "labels must be i64 or i32");
 }
 
 TEST(MseLoss, MeanOfSquares) {
   HostTensor out;
-  ASSERT_OK(k::mseLoss(makeTensor({2, 2}, {1, 2, 3, 4}), makeTensor({2, 2}, {1, 0, 0, 4}), out));
+  ASSERT_OK(k::mseLoss(makeTensor({2, 2}, {1, 2, 3, 4}),
+                       makeTensor({2, 2}, {1, 0, 0, 4}), out));
   expectTensor(out, {}, {(4.0 + 9.0) / 4});
-  EXPECT_ERROR(k::mseLoss(makeTensor({2}, {1, 2}), makeTensor({3}, {1, 2, 3}), out),
-               "mse_loss: pred and target have different shapes");
+  EXPECT_ERROR(
+      k::mseLoss(makeTensor({2}, {1, 2}), makeTensor({3}, {1, 2, 3}), out),
+      "mse_loss: pred and target have different shapes");
 }
 
 } // namespace

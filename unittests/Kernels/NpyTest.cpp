@@ -14,7 +14,8 @@ namespace {
 
 /// A .npy file as NumPy writes it: magic, version, little-endian header
 /// length, the dict padded with spaces and '\n', then the data.
-std::string makeNpy(int major, const std::string &dict, const std::string &data) {
+std::string makeNpy(int major, const std::string &dict,
+                    const std::string &data) {
   std::string header = dict;
   size_t prefix = 6 + 2 + (major == 1 ? 2 : 4);
   while ((prefix + header.size() + 1) % 64)
@@ -34,8 +35,9 @@ std::string floatBytes(std::vector<float> values) {
 }
 
 TEST(Npy, RoundTripsEveryType) {
-  for (ElementType type : {ElementType::F64, ElementType::F32, ElementType::F16,
-                           ElementType::I64, ElementType::I32, ElementType::I1}) {
+  for (ElementType type :
+       {ElementType::F64, ElementType::F32, ElementType::F16, ElementType::I64,
+        ElementType::I32, ElementType::I1}) {
     HostTensor original = HostTensor::random("t", {2, 3, 4}, type, 5, 100);
     HostTensor parsed;
     ASSERT_OK(parseNpy(serializeNpy(original), parsed));
@@ -53,8 +55,9 @@ TEST(Npy, WritesNumpyCompatibleHeaders) {
   std::string bytes = serializeNpy(makeTensor({2, 3}, {1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(bytes.compare(0, 6, "\x93NUMPY"), 0);
   EXPECT_EQ(bytes[6], 1);
-  EXPECT_NE(bytes.find("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"),
-            std::string::npos);
+  EXPECT_NE(
+      bytes.find("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"),
+      std::string::npos);
   EXPECT_EQ((bytes.size() - 24) % 64, 0u); // Data is 64-byte aligned.
   std::string vector = serializeNpy(makeTensor({3}, {1, 2, 3}));
   EXPECT_NE(vector.find("'shape': (3,), }"), std::string::npos);
@@ -74,22 +77,31 @@ TEST(Npy, ReadsVersions1To3) {
   std::string data = floatBytes({1.5f, -2.0f});
   for (int major : {1, 2, 3}) {
     HostTensor parsed;
-    ASSERT_OK(parseNpy(makeNpy(major, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", data),
-                       parsed));
+    ASSERT_OK(parseNpy(
+        makeNpy(major,
+                "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                data),
+        parsed));
     expectTensor(parsed, {2}, {1.5, -2.0}, 0);
   }
   // Key order and quoting are free; the trailing comma is optional.
   HostTensor parsed;
-  ASSERT_OK(parseNpy(makeNpy(1, "{\"shape\": (1, 2), \"fortran_order\": False, \"descr\": \"<f4\"}", data),
-                     parsed));
+  ASSERT_OK(parseNpy(
+      makeNpy(
+          1,
+          "{\"shape\": (1, 2), \"fortran_order\": False, \"descr\": \"<f4\"}",
+          data),
+      parsed));
   expectTensor(parsed, {1, 2}, {1.5, -2.0}, 0);
 }
 
 TEST(Npy, ReportsCorruptFiles) {
-  const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+  const std::string dict =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
   std::string good = makeNpy(1, dict, floatBytes({1, 2}));
   HostTensor t;
-  EXPECT_ERROR(parseNpy(good.substr(0, good.size() - 3), t), "truncated .npy file");
+  EXPECT_ERROR(parseNpy(good.substr(0, good.size() - 3), t),
+               "truncated .npy file");
   EXPECT_ERROR(parseNpy(good.substr(0, 20), t), "truncated .npy file");
   EXPECT_ERROR(parseNpy(good + "xx", t), "bytes after the data");
   EXPECT_ERROR(parseNpy("PK\x03\x04 not numpy at all", t), "bad magic");
@@ -97,20 +109,37 @@ TEST(Npy, ReportsCorruptFiles) {
   std::string badVersion = good;
   badVersion[6] = 9;
   EXPECT_ERROR(parseNpy(badVersion, t), "unsupported .npy format version 9");
-  EXPECT_ERROR(parseNpy(makeNpy(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }",
-                                floatBytes({1, 2})), t),
-               "Fortran-order");
-  EXPECT_ERROR(parseNpy(makeNpy(1, "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }",
-                                floatBytes({1})), t),
-               "unsupported .npy dtype '<u2'");
-  EXPECT_ERROR(parseNpy(makeNpy(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
-                                floatBytes({1, 2})), t),
-               "unsupported .npy dtype '>f4'");
-  EXPECT_ERROR(parseNpy(makeNpy(1, "{'descr': '<f4', 'shape': (2,), }", floatBytes({1, 2})), t),
+  EXPECT_ERROR(
+      parseNpy(
+          makeNpy(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }",
+                  floatBytes({1, 2})),
+          t),
+      "Fortran-order");
+  EXPECT_ERROR(
+      parseNpy(
+          makeNpy(1,
+                  "{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }",
+                  floatBytes({1})),
+          t),
+      "unsupported .npy dtype '<u2'");
+  EXPECT_ERROR(
+      parseNpy(
+          makeNpy(1,
+                  "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
+                  floatBytes({1, 2})),
+          t),
+      "unsupported .npy dtype '>f4'");
+  EXPECT_ERROR(parseNpy(makeNpy(1, "{'descr': '<f4', 'shape': (2,), }",
+                                floatBytes({1, 2})),
+                        t),
                "header lacks");
-  EXPECT_ERROR(parseNpy(makeNpy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,x), }",
-                                floatBytes({1, 2})), t),
-               "malformed .npy header");
+  EXPECT_ERROR(
+      parseNpy(
+          makeNpy(1,
+                  "{'descr': '<f4', 'fortran_order': False, 'shape': (2,x), }",
+                  floatBytes({1, 2})),
+          t),
+      "malformed .npy header");
   EXPECT_ERROR(parseNpy(makeNpy(1, "['descr']", ""), t), "expected '{'");
   // The tensor passed in is untouched on failure.
   HostTensor keep = makeTensor({1}, {42});

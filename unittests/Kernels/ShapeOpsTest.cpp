@@ -8,7 +8,8 @@ namespace k = distir::kernels;
 
 namespace {
 
-HostTensor iota(std::vector<int64_t> shape, ElementType type = ElementType::F32) {
+HostTensor iota(std::vector<int64_t> shape,
+                ElementType type = ElementType::F32) {
   std::vector<double> values(getNumElements(shape));
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = static_cast<double>(i);
@@ -29,15 +30,18 @@ TEST(Transpose, PermutesDims) {
         EXPECT_EQ(out.getAsDouble((i * 2 + j) * 3 + l), (j * 3 + l) * 4 + i);
   ASSERT_OK(k::transpose(iota({2, 2}, ElementType::F16), {0, 1}, out));
   expectTensor(out, {2, 2}, {0, 1, 2, 3});
-  EXPECT_ERROR(k::transpose(iota({2, 2}), {0, 0}, out), "invalid permutation [0, 0]");
-  EXPECT_ERROR(k::transpose(iota({2, 2}), {0}, out), "permutation has 1 entries");
+  EXPECT_ERROR(k::transpose(iota({2, 2}), {0, 0}, out),
+               "invalid permutation [0, 0]");
+  EXPECT_ERROR(k::transpose(iota({2, 2}), {0}, out),
+               "permutation has 1 entries");
 }
 
 TEST(Reshape, KeepsOrder) {
   HostTensor out;
   ASSERT_OK(k::reshape(iota({2, 3}), {3, 1, 2}, out));
   expectTensor(out, {3, 1, 2}, {0, 1, 2, 3, 4, 5});
-  EXPECT_ERROR(k::reshape(iota({2, 3}), {4}, out), "cannot reshape [2, 3] into [4]");
+  EXPECT_ERROR(k::reshape(iota({2, 3}), {4}, out),
+               "cannot reshape [2, 3] into [4]");
   EXPECT_ERROR(k::reshape(iota({2, 3}), {-6}, out), "negative dimension");
 }
 
@@ -48,8 +52,10 @@ TEST(Concat, JoinsAlongAxis) {
   expectTensor(out, {2, 3}, {0, 1, 10, 2, 3, 11});
   ASSERT_OK(k::concat({&a, &a}, -2, out));
   expectTensor(out, {4, 2}, {0, 1, 2, 3, 0, 1, 2, 3});
-  EXPECT_ERROR(k::concat({&a, &b}, 0, out), "differ outside the concatenation axis");
-  EXPECT_ERROR(k::concat({&a, &b}, 2, out), "axis 2 is out of range for rank 2");
+  EXPECT_ERROR(k::concat({&a, &b}, 0, out),
+               "differ outside the concatenation axis");
+  EXPECT_ERROR(k::concat({&a, &b}, 2, out),
+               "axis 2 is out of range for rank 2");
   EXPECT_ERROR(k::concat({}, 0, out), "no inputs");
 }
 
@@ -82,7 +88,8 @@ TEST(Split, SizesAndEvenly) {
   expectTensor(d, {1, 5}, {5, 6, 7, 8, 9});
   EXPECT_ERROR(k::split(x, 1, {2, 2}, {&a, &b}), "do not add up");
   EXPECT_ERROR(k::split(x, 1, {5}, {&a, &b}), "1 sizes for 2 results");
-  EXPECT_ERROR(k::splitEvenly(x, 1, 2, {&a, &b}), "does not split into 2 equal parts");
+  EXPECT_ERROR(k::splitEvenly(x, 1, 2, {&a, &b}),
+               "does not split into 2 equal parts");
 }
 
 TEST(InsertSlice, WritesABlock) {
@@ -100,7 +107,8 @@ TEST(Pad, EdgeAndInterior) {
   HostTensor out;
   ASSERT_OK(k::pad(makeTensor({2}, {1, 2}), {1}, {2}, {1}, out));
   expectTensor(out, {6}, {0, 1, 0, 2, 0, 0});
-  ASSERT_OK(k::pad(iota({2, 2}, ElementType::I32), {0, 1}, {1, 0}, {0, 0}, out));
+  ASSERT_OK(
+      k::pad(iota({2, 2}, ElementType::I32), {0, 1}, {1, 0}, {0, 0}, out));
   expectTensor(out, {3, 3}, {0, 0, 1, 0, 2, 3, 0, 0, 0});
   EXPECT_ERROR(k::pad(iota({2}), {-1}, {0}, {0}, out), "non-negative");
 }
@@ -115,17 +123,21 @@ TEST(Take, GathersRowsAndWrapsNegatives) {
   expectTensor(out, {4, 1}, {1, 3, 5, 7});
   EXPECT_ERROR(k::take(table, makeTensor({1}, {4}, ElementType::I64), 0, out),
                "index 4 is out of range for a dim of size 4");
-  EXPECT_ERROR(k::take(table, makeTensor({1}, {-5}, ElementType::I64), 0, out), "index -5");
-  EXPECT_ERROR(k::take(table, makeTensor({1}, {0}), 0, out), "indices must be i64 or i32");
+  EXPECT_ERROR(k::take(table, makeTensor({1}, {-5}, ElementType::I64), 0, out),
+               "index -5");
+  EXPECT_ERROR(k::take(table, makeTensor({1}, {0}), 0, out),
+               "indices must be i64 or i32");
 }
 
 TEST(Expand, BroadcastsBothWays) {
   HostTensor out;
   ASSERT_OK(k::expand(makeTensor({3, 1}, {1, 2, 3}), {2, 1, 2}, out));
   expectTensor(out, {2, 3, 2}, {1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3});
-  ASSERT_OK(k::expand(makeTensor({1, 2}, {1, 2}), {1}, out)); // ONNX keeps the larger dim.
+  ASSERT_OK(k::expand(makeTensor({1, 2}, {1, 2}), {1},
+                      out)); // ONNX keeps the larger dim.
   expectTensor(out, {1, 2}, {1, 2});
-  EXPECT_ERROR(k::expand(makeTensor({2}, {1, 2}), {3}, out), "do not broadcast");
+  EXPECT_ERROR(k::expand(makeTensor({2}, {1, 2}), {3}, out),
+               "do not broadcast");
 }
 
 } // namespace

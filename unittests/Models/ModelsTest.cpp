@@ -32,7 +32,8 @@ protected:
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
       auto attr = func.getArgAttrOfType<StringAttr>(i, "dist.role");
       if (attr && attr.getValue() == role)
-        total += cast<RankedTensorType>(func.getArgumentTypes()[i]).getNumElements();
+        total +=
+            cast<RankedTensorType>(func.getArgumentTypes()[i]).getNumElements();
     }
     return total;
   }
@@ -91,7 +92,8 @@ TEST_F(ModelsTest, Gpt3HasItsPublishedSize) {
   FailureOr<func::FuncOp> func = buildGpt(*module, config);
   ASSERT_TRUE(succeeded(func));
   EXPECT_EQ(countElements(*func, "parameter"), getNumParameters(config));
-  EXPECT_NEAR(static_cast<double>(getNumParameters(config)), 175e9, 0.01 * 175e9);
+  EXPECT_NEAR(static_cast<double>(getNumParameters(config)), 175e9,
+              0.01 * 175e9);
 }
 
 TEST_F(ModelsTest, TrillionParameterModelDoesNotOverflow) {
@@ -129,7 +131,8 @@ TEST_F(ModelsTest, EveryOpHasALayerInRange) {
       return;
     ++ops;
     auto layer = op->getAttrOfType<IntegerAttr>("dist.layer");
-    ASSERT_TRUE(layer) << "op without dist.layer: " << op->getName().getStringRef().str();
+    ASSERT_TRUE(layer) << "op without dist.layer: "
+                       << op->getName().getStringRef().str();
     EXPECT_GE(layer.getInt(), 0);
     EXPECT_LT(layer.getInt(), config.layers);
   });
@@ -141,7 +144,8 @@ TEST_F(ModelsTest, EveryOpHasALayerInRange) {
   func->walk([&](mlir::dist::CrossEntropyOp op) { loss = op; });
   ASSERT_TRUE(take && loss);
   EXPECT_EQ(take->getAttrOfType<IntegerAttr>("dist.layer").getInt(), 0);
-  EXPECT_EQ(loss->getAttrOfType<IntegerAttr>("dist.layer").getInt(), config.layers - 1);
+  EXPECT_EQ(loss->getAttrOfType<IntegerAttr>("dist.layer").getInt(),
+            config.layers - 1);
 }
 
 TEST_F(ModelsTest, ParameterNamesAreUniqueAndMatchTheirLayer) {
@@ -184,7 +188,8 @@ TEST_F(ModelsTest, InvalidConfigurationsAreRejected) {
     return success();
   });
   EXPECT_TRUE(failed(buildGpt(*module, config)));
-  EXPECT_EQ(diagnostic, "cannot build GPT: --heads 5 does not divide --hidden 16");
+  EXPECT_EQ(diagnostic,
+            "cannot build GPT: --heads 5 does not divide --hidden 16");
   EXPECT_TRUE(module->getBody()->empty());
 
   config = smallGpt();
@@ -192,7 +197,8 @@ TEST_F(ModelsTest, InvalidConfigurationsAreRejected) {
   EXPECT_EQ(verifyConfig(config), "--vocab must be a positive integer, got 0");
   config = smallGpt();
   config.dtype = "i8";
-  EXPECT_EQ(verifyConfig(config), "--dtype must be f64, f32, f16 or bf16, got 'i8'");
+  EXPECT_EQ(verifyConfig(config),
+            "--dtype must be f64, f32, f16 or bf16, got 'i8'");
   config = smallGpt();
   config.seq = int64_t(1) << 40;
   EXPECT_NE(verifyConfig(config), std::nullopt);
@@ -202,9 +208,10 @@ TEST_F(ModelsTest, InvalidConfigurationsAreRejected) {
   mlp.hidden = int64_t(1) << 31;
   mlp.batch = 1;
   // A [2^31, 2^31] f32 weight is 2^64 bytes.
-  EXPECT_EQ(verifyConfig(mlp),
-            "the weight tensor [2147483648, 2147483648] has more bytes than 64-bit "
-            "arithmetic can count");
+  EXPECT_EQ(
+      verifyConfig(mlp),
+      "the weight tensor [2147483648, 2147483648] has more bytes than 64-bit "
+      "arithmetic can count");
   // 2 x 2^62 parameters do not fit int64: the count says so.
   EXPECT_EQ(getNumParameters(mlp), -1);
 }

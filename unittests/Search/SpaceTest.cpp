@@ -1,7 +1,7 @@
 //===- SpaceTest.cpp - Enumeration, rules, memory bound, reports ----------===//
 
-#include "distir/Search/Report.h"
 #include "distir/Search/Space.h"
+#include "distir/Search/Report.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,18 +54,18 @@ SpaceOptions distIrGrid() {
 TEST(SearchSpace, ReproducesDistIrGridCount) {
   int64_t total = 0;
   RejectionCounts rejected;
-  for (auto [layers, hidden] : {std::pair<int64_t, int64_t>{16, 8192},
-                                {64, 16384},
-                                {96, 32768}})
-    total += enumerateSpace(mlpFacts(layers, hidden), distIrGrid(), rejected)
-                 .size();
+  for (auto [layers, hidden] :
+       {std::pair<int64_t, int64_t>{16, 8192}, {64, 16384}, {96, 32768}})
+    total +=
+        enumerateSpace(mlpFacts(layers, hidden), distIrGrid(), rejected).size();
   EXPECT_EQ(total, 1263);
   // DistIR's skips: dp larger than the batch, microbatches larger than a
   // replica's batch.
   EXPECT_EQ(rejected.size(), 2u);
   // Per model: (2,1,1) at batch 1, (4,1,1) at 1 and 2, (2,2,1) at 1, and
   // (2,1,2) at batch 1 with each of its 7 microbatch counts.
-  EXPECT_EQ(rejected["dp does not divide the global batch"], 3 * (1 + 2 + 1 + 7));
+  EXPECT_EQ(rejected["dp does not divide the global batch"],
+            3 * (1 + 2 + 1 + 7));
   EXPECT_GT(rejected["more microbatches than samples per replica"], 0);
 }
 
@@ -140,9 +140,10 @@ TEST(SearchSpace, MemoryBoundCountsStateTwiceAndStashesInFlight) {
   for (LayerFacts &layer : facts.layers)
     layer.optimizerStateBytes = 2 * layer.parameterBytes; // Adam moments
   int64_t parameters = 4 * 1024 * 1024 * 4;
-  Configuration config{/*devices=*/8, /*globalBatch=*/64, /*dp=*/2,
-                       /*tp=*/2,      /*pp=*/2,           /*microbatches=*/4,
-                       Schedule::OneFOneB};
+  Configuration config{/*devices=*/8,      /*globalBatch=*/64,
+                       /*dp=*/2,
+                       /*tp=*/2,           /*pp=*/2,
+                       /*microbatches=*/4, Schedule::OneFOneB};
   // Persistent: parameters and moments over pp * tp, twice.
   int64_t persistent = 2 * (3 * parameters / 4);
   EXPECT_EQ(estimateMemoryLowerBound(facts, config), persistent);
@@ -182,7 +183,8 @@ TEST(SearchSpace, MemoryBoundDoesNotOverflowForATrillionParameters) {
 }
 
 TEST(SearchSpace, ConfigurationKeyAndText) {
-  Configuration a{/*devices=*/8, /*globalBatch=*/16, /*dp=*/2, /*tp=*/2,
+  Configuration a{/*devices=*/8, /*globalBatch=*/16,
+                  /*dp=*/2,      /*tp=*/2,
                   /*pp=*/2,      /*microbatches=*/4};
   EXPECT_EQ(a.str(), "dp=2 tp=2 pp=2 mb=4 1f1b batch=16");
   EXPECT_EQ(a.getMicrobatchSize(), 2);
@@ -211,10 +213,9 @@ Evaluation evaluation(int64_t dp, double samplesPerS, bool fits) {
 }
 
 TEST(SearchReport, RankingIsDeterministic) {
-  std::vector<Evaluation> list = {evaluation(1, 100, true),
-                                  evaluation(2, 300, false),
-                                  evaluation(4, 100, true),
-                                  evaluation(2, 200, true)};
+  std::vector<Evaluation> list = {
+      evaluation(1, 100, true), evaluation(2, 300, false),
+      evaluation(4, 100, true), evaluation(2, 200, true)};
   std::vector<Evaluation> reversed(list.rbegin(), list.rend());
   rankEvaluations(list);
   rankEvaluations(reversed);
@@ -269,7 +270,8 @@ TEST(SearchReport, CsvAndJsonHaveOneRowPerSimulatedConfiguration) {
     ++rows;
     // The model and the command are quoted: they hold commas and quotes.
     EXPECT_EQ(row.rfind("\"mlp:layers=2,hidden=8\",dgx-a100,4,8,", 0), 0u);
-    EXPECT_NE(row.find("\"dist-opt --dist-x=\"\"a b,c\"\"\""), std::string::npos);
+    EXPECT_NE(row.find("\"dist-opt --dist-x=\"\"a b,c\"\"\""),
+              std::string::npos);
   }
   EXPECT_EQ(rows, 2);
 

@@ -1,7 +1,7 @@
 //===- ShardingTest.cpp - resharding plans, rules, layout maps, partition -===//
 
-#include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
+#include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/InitAll.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -116,7 +116,8 @@ TEST(ReshardPlan, BytesFollowNcclRingVolumes) {
 TEST(Layout, LocalShapesAre64BitAndRefuseRemainders) {
   Mesh mesh = mesh2x4();
   // A trillion-parameter-sized matrix: 2^21 x 2^20 elements.
-  auto local = layout({{0, 1}, {}}).getLocalShape({int64_t{1} << 21, 1 << 20}, mesh);
+  auto local =
+      layout({{0, 1}, {}}).getLocalShape({int64_t{1} << 21, 1 << 20}, mesh);
   ASSERT_TRUE(local.has_value());
   EXPECT_EQ((*local)[0], int64_t{1} << 18);
   EXPECT_FALSE(layout({{1}, {}}).getLocalShape({6, 4}, mesh).has_value());
@@ -271,16 +272,21 @@ TEST(LayoutMapTest, FirstFoundPatternWins) {
 
 TEST(LayoutMapTest, ErrorsNameThePlace) {
   std::string error;
-  EXPECT_TRUE(failed(LayoutMap::parse("{\n  \"a\": [null,\n  ]\n}", "m.json", error)));
+  EXPECT_TRUE(
+      failed(LayoutMap::parse("{\n  \"a\": [null,\n  ]\n}", "m.json", error)));
   EXPECT_EQ(error.rfind("m.json:3:3: invalid JSON: ", 0), 0u) << error;
   EXPECT_TRUE(failed(LayoutMap::parse(R"({"a": "tp"})", "m.json", error)));
-  EXPECT_EQ(error, "m.json: layout of \"a\" must be a list with one entry per dimension");
+  EXPECT_EQ(
+      error,
+      "m.json: layout of \"a\" must be a list with one entry per dimension");
   EXPECT_TRUE(failed(LayoutMap::parse(R"({"a": [3]})", "m.json", error)));
-  EXPECT_EQ(error, "m.json: layout of \"a\": each dimension is null, an axis name "
-                   "or a list of axis names");
+  EXPECT_EQ(error,
+            "m.json: layout of \"a\": each dimension is null, an axis name "
+            "or a list of axis names");
   EXPECT_TRUE(failed(LayoutMap::parse(R"([])", "m.json", error)));
   EXPECT_TRUE(failed(LayoutMap::load("/nonexistent/map.json", error)));
-  EXPECT_EQ(error.rfind("/nonexistent/map.json: cannot open layout map", 0), 0u);
+  EXPECT_EQ(error.rfind("/nonexistent/map.json: cannot open layout map", 0),
+            0u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -288,9 +294,11 @@ TEST(LayoutMapTest, ErrorsNameThePlace) {
 //===----------------------------------------------------------------------===//
 
 TEST_F(ShardingIRTest, GetOrCreateMeshChecksExistingAxes) {
-  auto module = parse("dist.mesh @world shape = [2, 4] axes = [\"dp\", \"tp\"]");
+  auto module =
+      parse("dist.mesh @world shape = [2, 4] axes = [\"dp\", \"tp\"]");
   ASSERT_TRUE(module);
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
   EXPECT_TRUE(succeeded(getOrCreateMesh(*module, "world", {{"tp", 4}})));
   EXPECT_TRUE(failed(getOrCreateMesh(*module, "world", {{"tp", 2}})));
   EXPECT_TRUE(failed(getOrCreateMesh(*module, "world", {{"pp", 0}})));
@@ -328,7 +336,8 @@ TEST_F(ShardingIRTest, PartitionOntoStageSubMeshesSendsBetweenThem) {
   auto stage0 = DevicesAttr::get(&context, {0, 1});
   auto stage1 = DevicesAttr::get(&context, {2, 3});
   EXPECT_EQ(getPlacement(func.getArgument(0)), stage0);
-  EXPECT_EQ(cast<RankedTensorType>(func.getArgument(0).getType()).getDimSize(0), 4);
+  EXPECT_EQ(cast<RankedTensorType>(func.getArgument(0).getType()).getDimSize(0),
+            4);
   // The activation and the weight cross to stage 1 with one send each.
   SmallVector<SendOp> sends;
   func.walk([&](SendOp send) { sends.push_back(send); });

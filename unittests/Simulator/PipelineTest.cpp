@@ -182,7 +182,8 @@ TEST(Pipeline, OneFOneBHoldsLessActivationMemoryOnStageZero) {
   // GPipe stage 0 holds all 16 microbatches' activations, 1F1B at most 4
   // (plus, transiently, one backward result and one received gradient).
   EXPECT_GE(gpipePeak, 1000 + 16 * kActivationBytes);
-  EXPECT_LE(oneFOneBPeak, 1000 + 4 * kActivationBytes + 2 * kActivationBytes / 4);
+  EXPECT_LE(oneFOneBPeak,
+            1000 + 4 * kActivationBytes + 2 * kActivationBytes / 4);
 }
 
 TEST(Pipeline, SendTimeStretchesTheBubble) {

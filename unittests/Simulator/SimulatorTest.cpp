@@ -49,8 +49,8 @@ Program dataParallelBackward(int layers, int64_t dp, double backwardS,
     if (previous != kNoId)
       deps.push_back(previous);
     TaskId dW = program.addCompute(grad, all, backwardS, 1e9, 4096, deps);
-    TaskId summed =
-        program.addCollective(reduce, all, groups, allReduceS, 4096, 4096, {dW});
+    TaskId summed = program.addCollective(reduce, all, groups, allReduceS, 4096,
+                                          4096, {dW});
     program.markLiveOut(summed);
     previous = dW;
   }
@@ -166,8 +166,8 @@ TEST(Simulator, MemoryOfAnUnsplitMlpStepMatchesHandCount) {
   // Two-layer MLP training step on one device, SGD with momentum: weights,
   // gradients and one optimizer state per weight are resident; activations
   // live from their producer to their last consumer.
-  const int64_t w1 = 4096, w2 = 2048;          // weight bytes
-  const int64_t x = 1000, h = 3000, y = 500;   // activation bytes
+  const int64_t w1 = 4096, w2 = 2048;        // weight bytes
+  const int64_t x = 1000, h = 3000, y = 500; // activation bytes
   Program program;
   DeviceSetId dev = program.addDeviceSet({0});
   program.addResident(dev, 3 * (w1 + w2) + x); // params, grads, momentum, input
@@ -218,8 +218,8 @@ TEST(Simulator, SameInputGivesIdenticalOutputs) {
 TEST(Simulator, TraceIsValidChromeTraceJson) {
   Program program = dataParallelBackward(3, 2, 1e-3, 0.5e-3);
   DeviceSetId other = program.addDeviceSet({5});
-  program.addSend(program.addLabel("send \"quoted\""), program.addDeviceSet({0}),
-                  other, 1e-4, 16, {});
+  program.addSend(program.addLabel("send \"quoted\""),
+                  program.addDeviceSet({0}), other, 1e-4, 16, {});
   SimOptions options;
   options.recordTrace = true;
   options.recordMemoryTimeline = true;
@@ -336,8 +336,8 @@ TEST(Simulator, RootedCollectivesReadAndWriteOnTheRootsOnly) {
   TaskId x = program.addCompute(op, root, 2e-3, 0, 100, {});
   TaskId b = program.addCollective(program.addLabel("broadcast"), all, group,
                                    1e-3, 100, 100, {x});
-  TaskId g = program.addCollective(program.addLabel("gather"), all, group,
-                                   1e-3, 100, 400, {b}, root);
+  TaskId g = program.addCollective(program.addLabel("gather"), all, group, 1e-3,
+                                   100, 400, {b}, root);
   program.markLiveOut(g);
   SimResult result = run(program);
   EXPECT_DOUBLE_EQ(result.stepTimeS, 4e-3);

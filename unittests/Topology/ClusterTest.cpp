@@ -74,8 +74,9 @@ TEST(ClusterSpec, Errors) {
   EXPECT_FALSE(parseClusterSpec("dgx-a100:gpus=4", error));
   EXPECT_EQ(error, "cluster spec 'dgx-a100:gpus=4': unknown option 'gpus' "
                    "(expected nodes=N)");
-  for (const char *bad : {"dgx-a100:nodes=0", "dgx-a100:nodes=-2",
-                          "dgx-a100:nodes=x", "dgx-a100:nodes=", "dgx-a100:nodes=3x"}) {
+  for (const char *bad :
+       {"dgx-a100:nodes=0", "dgx-a100:nodes=-2", "dgx-a100:nodes=x",
+        "dgx-a100:nodes=", "dgx-a100:nodes=3x"}) {
     EXPECT_FALSE(parseClusterSpec(bad, error)) << bad;
     EXPECT_NE(error.find("for nodes (expected a positive integer)"),
               std::string::npos)
@@ -96,7 +97,8 @@ TEST(ClusterJson, RoundTrip) {
   EXPECT_EQ(parsed->devicesPerNode, 8);
   EXPECT_EQ(parsed->device.matrixFlops, preset.device.matrixFlops);
   EXPECT_EQ(parsed->device.memoryBytes, preset.device.memoryBytes);
-  EXPECT_DOUBLE_EQ(parsed->device.launchOverheadS, preset.device.launchOverheadS);
+  EXPECT_DOUBLE_EQ(parsed->device.launchOverheadS,
+                   preset.device.launchOverheadS);
   EXPECT_DOUBLE_EQ(parsed->interNode.latencyS, preset.interNode.latencyS);
 }
 
@@ -123,8 +125,10 @@ TEST(ClusterJson, FileThroughSpec) {
 
 TEST(ClusterJson, SyntaxErrorHasLineAndColumnOnOneLine) {
   std::string error;
-  EXPECT_FALSE(parseClusterJson("{\n  \"nodes\": 2,\n  oops\n}", "c.json", error));
-  EXPECT_EQ(error.rfind("c.json:3:3: invalid JSON: syntax error", 0), 0u) << error;
+  EXPECT_FALSE(
+      parseClusterJson("{\n  \"nodes\": 2,\n  oops\n}", "c.json", error));
+  EXPECT_EQ(error.rfind("c.json:3:3: invalid JSON: syntax error", 0), 0u)
+      << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 

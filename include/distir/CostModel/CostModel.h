@@ -62,9 +62,8 @@ std::optional<CollectiveKind> parseCollectiveKind(std::string_view name);
 ///                     "seconds": 1.1e-3}, ...]}
 class ProfileTable {
 public:
-  static std::optional<ProfileTable> parse(std::string_view text,
-                                           std::string_view sourceName,
-                                           std::string &error);
+  static std::optional<ProfileTable>
+  parse(std::string_view text, std::string_view sourceName, std::string &error);
   static std::optional<ProfileTable> load(const std::string &path,
                                           std::string &error);
 
@@ -81,9 +80,9 @@ private:
 
 /// How a hierarchical collective decomposes over a group of devices.
 struct GroupShape {
-  int64_t size = 0;          // devices in the group
-  int64_t nodes = 0;         // distinct nodes the group touches
-  int64_t perNode = 0;       // most group members on one node
+  int64_t size = 0;    // devices in the group
+  int64_t nodes = 0;   // distinct nodes the group touches
+  int64_t perNode = 0; // most group members on one node
 };
 
 class CostModel {

@@ -13,8 +13,8 @@
 
 #include "distir/Kernels/HostTensor.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <memory>

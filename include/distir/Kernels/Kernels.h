@@ -243,8 +243,8 @@ Status layerNormGrad(const HostTensor &dy, const HostTensor &x,
 /// Gradients of the inference batchNorm (mean and variance are constants).
 Status batchNormGrad(const HostTensor &dy, const HostTensor &x,
                      const HostTensor &scale, const HostTensor &mean,
-                     const HostTensor &variance, double epsilon,
-                     HostTensor &dx, HostTensor &dscale, HostTensor &dbias);
+                     const HostTensor &variance, double epsilon, HostTensor &dx,
+                     HostTensor &dscale, HostTensor &dbias);
 /// dloss is rank-0, or labels' shape for LossReduction::None.
 Status crossEntropyGrad(const HostTensor &dloss, const HostTensor &logits,
                         const HostTensor &labels, const HostTensor *weights,
@@ -273,8 +273,8 @@ Status avgPoolGrad(const HostTensor &dy, const PoolOptions &options,
 //===----------------------------------------------------------------------===//
 
 /// w - learningRate * g.
-Status sgdUpdate(const HostTensor &w, const HostTensor &g,
-                 double learningRate, HostTensor &newW);
+Status sgdUpdate(const HostTensor &w, const HostTensor &g, double learningRate,
+                 HostTensor &newW);
 
 struct AdamOptions {
   double learningRate = 1e-3;
@@ -285,10 +285,10 @@ struct AdamOptions {
 /// Adam (Kingma & Ba) with bias correction: step is a rank-0 tensor holding
 /// the 1-based step number t; m' = b1 m + (1-b1) g, v' = b2 v + (1-b2) g^2,
 /// w' = w - lr (m' / (1-b1^t)) / (sqrt(v' / (1-b2^t)) + eps).
-Status adamUpdate(const HostTensor &w, const HostTensor &g,
-                  const HostTensor &m, const HostTensor &v,
-                  const HostTensor &step, const AdamOptions &options,
-                  HostTensor &newW, HostTensor &newM, HostTensor &newV);
+Status adamUpdate(const HostTensor &w, const HostTensor &g, const HostTensor &m,
+                  const HostTensor &v, const HostTensor &step,
+                  const AdamOptions &options, HostTensor &newW,
+                  HostTensor &newM, HostTensor &newV);
 
 //===----------------------------------------------------------------------===//
 // Collective building blocks

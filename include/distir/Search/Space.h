@@ -52,7 +52,9 @@ struct Configuration {
   Recompute recompute = Recompute::None;
 
   /// Samples one replica processes per microbatch.
-  int64_t getMicrobatchSize() const { return globalBatch / (dp * microbatches); }
+  int64_t getMicrobatchSize() const {
+    return globalBatch / (dp * microbatches);
+  }
   /// Whether the schedule changes anything: with one microbatch both
   /// schedules run each stage's forward, then its backward.
   bool hasSchedule() const { return microbatches > 1; }

@@ -1,4 +1,5 @@
-//===- Lowering.h - From placed dist IR to the simulator's program -*- C++ -*-===//
+//===- Lowering.h - From placed dist IR to the simulator's program -*- C++
+//-*-===//
 //
 // Walks one func.func of placed dist ops in program order and emits one task
 // per op, with its duration from the cost model. Function arguments

@@ -1,4 +1,5 @@
-//===- Program.h - Compact program representation for simulation -*- C++ -*-===//
+//===- Program.h - Compact program representation for simulation -*- C++
+//-*-===//
 //
 // The simulator does not walk MLIR: a placed program is lowered once into
 // flat arrays of tasks. A task runs on a device set (every device of the set
@@ -44,7 +45,12 @@ enum class TaskKind : uint8_t {
 
 /// The streams of one device. With overlap disabled everything runs on
 /// Compute.
-enum class Stream : uint8_t { Compute = 0, Collective = 1, SendOut = 2, RecvIn = 3 };
+enum class Stream : uint8_t {
+  Compute = 0,
+  Collective = 1,
+  SendOut = 2,
+  RecvIn = 3
+};
 inline constexpr int kNumStreams = 4;
 std::string_view streamName(Stream stream);
 
@@ -88,8 +94,8 @@ public:
   /// roots of gather/reduce). Operands may live on a subset of `devices`
   /// (the roots of broadcast/scatter).
   TaskId addCollective(LabelId label, DeviceSetId devices, GroupingId grouping,
-                       double durationS, int64_t commBytes,
-                       int64_t resultBytes, const std::vector<TaskId> &deps,
+                       double durationS, int64_t commBytes, int64_t resultBytes,
+                       const std::vector<TaskId> &deps,
                        DeviceSetId resultSet = kNoId);
   TaskId addSend(LabelId label, DeviceSetId from, DeviceSetId to,
                  double durationS, int64_t bytes,
@@ -134,7 +140,8 @@ private:
   std::vector<std::vector<int64_t>> deviceSets;
   std::unordered_map<std::vector<int64_t>, DeviceSetId, VectorHash> setIds;
   std::vector<Grouping> groupings;
-  std::map<std::pair<DeviceSetId, std::vector<std::vector<int64_t>>>, GroupingId>
+  std::map<std::pair<DeviceSetId, std::vector<std::vector<int64_t>>>,
+           GroupingId>
       groupingIds;
   std::vector<std::string> labels;
   std::unordered_map<std::string, LabelId> labelIds;

@@ -1,4 +1,5 @@
-//===- Simulator.h - Discrete-event simulation of a placed program -*- C++ -*-===//
+//===- Simulator.h - Discrete-event simulation of a placed program -*- C++
+//-*-===//
 //
 // Semantics (docs/dist-sim.md):
 //  - every device runs the tasks of each of its streams in program order
@@ -45,9 +46,9 @@ struct SimOptions {
 /// One class of identical devices.
 struct DeviceClassReport {
   std::vector<int64_t> devices;
-  double computeS = 0;   // compute stream busy
-  double commS = 0;      // communication tasks (collectives, send, receive)
-  double idleS = 0;      // step time not covered by any stream
+  double computeS = 0; // compute stream busy
+  double commS = 0;    // communication tasks (collectives, send, receive)
+  double idleS = 0;    // step time not covered by any stream
   int64_t residentBytes = 0;
   int64_t peakMemoryBytes = 0;
   /// (time, bytes in use) after each change; only with recordMemoryTimeline.
@@ -89,9 +90,8 @@ struct SimResult {
 /// malformed program (a dependency on a value not present on the consumer's
 /// devices, a send between sets of different sizes, groups that do not
 /// partition their set).
-std::optional<SimResult> simulate(const Program &program,
-                                  const SimOptions &options,
-                                  std::string &error);
+std::optional<SimResult>
+simulate(const Program &program, const SimOptions &options, std::string &error);
 
 /// What the report needs to know about the cluster.
 struct ReportContext {

@@ -1,4 +1,5 @@
-//===- Compose.cpp - Whole pipelined programs from a two-microbatch template --===//
+//===- Compose.cpp - Whole pipelined programs from a two-microbatch template
+//--===//
 
 #include "distir/Search/Compose.h"
 
@@ -35,8 +36,7 @@ std::optional<int64_t> getIntAttr(Operation *op, llvm::StringRef name) {
 /// the batch: a constant without the hints every op of the program carries.
 bool isMicrobatchScale(Value value) {
   auto constant = value.getDefiningOp<dist::ConstantOp>();
-  return constant &&
-         !constant->hasAttr(dist::DistDialect::kLayerAttrName) &&
+  return constant && !constant->hasAttr(dist::DistDialect::kLayerAttrName) &&
          !constant->hasAttr("dist.phase");
 }
 
@@ -69,9 +69,9 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
     t.task = program.task(id);
     t.deps.assign(program.getDeps().begin() + t.task.depBegin,
                   program.getDeps().begin() + t.task.depEnd);
-    t.microbatch =
-        getIntAttr(op, mlir::dist::kMicrobatchAttrName).value_or(-1);
-    std::optional<int64_t> stageAttr = getIntAttr(op, mlir::dist::kStageAttrName);
+    t.microbatch = getIntAttr(op, mlir::dist::kMicrobatchAttrName).value_or(-1);
+    std::optional<int64_t> stageAttr =
+        getIntAttr(op, mlir::dist::kStageAttrName);
     t.stage = stageAttr ? *stageAttr
                         : (t.deps.empty() ? 0 : stage->tasks[t.deps[0]].stage);
     if (t.stage < 0 || t.stage >= numStages) {
@@ -80,7 +80,8 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
     }
     if (auto flops = dyn_cast<dist::DistOpInterface>(op))
       t.opFlops = flops.getFlops();
-    layerOf[id] = getIntAttr(op, dist::DistDialect::kLayerAttrName).value_or(-1);
+    layerOf[id] =
+        getIntAttr(op, dist::DistDialect::kLayerAttrName).value_or(-1);
     numLayers = std::max(numLayers, layerOf[id] + 1);
     auto phase = op->getAttrOfType<StringAttr>("dist.phase");
     if (t.microbatch >= 0) {
@@ -107,8 +108,8 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
         std::string element;
         llvm::raw_string_ostream os(element);
         cast<ShapedType>(op->getResult(0).getType()).getElementType().print(os);
-        work.dtype = topology::parseDataType(element).value_or(
-            topology::DataType::F32);
+        work.dtype =
+            topology::parseDataType(element).value_or(topology::DataType::F32);
         work.flops = compute.getFlops();
         work.bytesRead = compute.getBytesRead();
         work.bytesWritten = compute.getBytesWritten();
@@ -305,11 +306,11 @@ bool orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule,
   for (int64_t s = 0; s < numStages; ++s) {
     graph.durations[s][size_t(UnitKind::Forward)] /= double(m);
     graph.durations[s][size_t(UnitKind::Backward)] /= double(m);
-    graph.sequences[s] = mlir::dist::getStageUnits(
-        getPipelineSchedule(schedule), numStages, s, m,
-        hasKind[s][size_t(UnitKind::Forward)],
-        hasKind[s][size_t(UnitKind::Backward)],
-        hasKind[s][size_t(UnitKind::Epilogue)]);
+    graph.sequences[s] =
+        mlir::dist::getStageUnits(getPipelineSchedule(schedule), numStages, s,
+                                  m, hasKind[s][size_t(UnitKind::Forward)],
+                                  hasKind[s][size_t(UnitKind::Backward)],
+                                  hasKind[s][size_t(UnitKind::Epilogue)]);
   }
 
   FailureOr<llvm::SmallVector<PipelineUnit>> merged =
@@ -433,9 +434,9 @@ sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
                                     set(task.target));
     break;
   case sim::TaskKind::Send:
-    emitted = program.addSend(label(task.label), set(task.devices),
-                              set(task.target), task.durationS,
-                              task.resultBytes, taskDeps);
+    emitted =
+        program.addSend(label(task.label), set(task.devices), set(task.target),
+                        task.durationS, task.resultBytes, taskDeps);
     break;
   }
   // A unit's function result (the loss) is returned from the last
@@ -457,9 +458,9 @@ bool Composer::run(Schedule schedule, std::string &error) {
   perMicrobatch.assign(n * size_t(m), sim::kNoId);
 
   for (const TemplateResident &resident : tmpl.residents)
-    program.addResident(set(resident.devices),
-                        resident.isData ? resident.bytes / m0 * m
-                                        : resident.bytes);
+    program.addResident(set(resident.devices), resident.isData
+                                                   ? resident.bytes / m0 * m
+                                                   : resident.bytes);
   if (m == m0) {
     // The template is the whole program: replay it as it is.
     for (uint32_t id = 0; id < n; ++id) {
@@ -594,9 +595,9 @@ int64_t getMemoryLowerBound(const PipelineTemplate &replica,
     int64_t transient =
         std::max({persistent[s], inFlight * microbatchStash,
                   parameters[s] + (inFlight - 1) * microbatchStash});
-    bound = std::max(bound, persistent[s] +
-                                scale(data[s]) * config.microbatches +
-                                transient);
+    bound =
+        std::max(bound, persistent[s] + scale(data[s]) * config.microbatches +
+                            transient);
   }
   return bound;
 }

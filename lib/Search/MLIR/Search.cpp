@@ -12,9 +12,9 @@
 #include "distir/Search/Search.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/Transforms/Pipeline.h"
 #include "distir/InitAll.h"
 #include "distir/Search/Compose.h"
-#include "distir/Dialect/Dist/Transforms/Pipeline.h"
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
 
@@ -55,12 +55,13 @@ std::vector<std::pair<std::string, std::string>> ModelSource::presets() {
   // of Brown et al. 2020, trained in 16-bit precision on tensor cores; the
   // generated program has one element type, so there is no f32 master
   // copy).
-  return {{"mlp-xs", "mlp:layers=8,hidden=512"},
-          {"mlp-small", "mlp:layers=16,hidden=8192"},
-          {"mlp-medium", "mlp:layers=64,hidden=16384"},
-          {"mlp-large", "mlp:layers=96,hidden=32768"},
-          {"gpt3-175b",
-           "gpt:layers=96,hidden=12288,heads=96,seq=2048,vocab=51200,dtype=bf16"}};
+  return {
+      {"mlp-xs", "mlp:layers=8,hidden=512"},
+      {"mlp-small", "mlp:layers=16,hidden=8192"},
+      {"mlp-medium", "mlp:layers=64,hidden=16384"},
+      {"mlp-large", "mlp:layers=96,hidden=32768"},
+      {"gpt3-175b",
+       "gpt:layers=96,hidden=12288,heads=96,seq=2048,vocab=51200,dtype=bf16"}};
 }
 
 std::optional<ModelSource> ModelSource::parse(const std::string &spec,
@@ -187,8 +188,10 @@ std::string ModelSource::getForwardCommand(int64_t batch) const {
 
 namespace {
 
-constexpr llvm::StringLiteral kRoleAttrName = ::mlir::dist::DistDialect::kRoleAttrName;
-constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
+constexpr llvm::StringLiteral kRoleAttrName =
+    ::mlir::dist::DistDialect::kRoleAttrName;
+constexpr llvm::StringLiteral kPhaseAttrName =
+    ::mlir::dist::DistDialect::kPhaseAttrName;
 /// The unit attribute dist-recompute puts on its clones (docs/recompute.md).
 constexpr llvm::StringLiteral kRecomputedAttrName =
     ::mlir::dist::DistDialect::kRecomputedAttrName;
@@ -316,8 +319,8 @@ llvm::StringRef getPhase(Operation *op) {
 
 /// Per layer, the bytes per sample of the forward results that backward ops
 /// read (LayerFacts::stashBytesPerSample).
-std::vector<double> getStashBytesPerSample(func::FuncOp func,
-                                           int64_t numLayers, double samples) {
+std::vector<double> getStashBytesPerSample(func::FuncOp func, int64_t numLayers,
+                                           double samples) {
   std::vector<double> stash(numLayers, 0.0);
   func.walk([&](dist::DistOpInterface op) {
     if (getPhase(op) != "forward")
@@ -361,8 +364,8 @@ public:
   /// stretches (Compose.h).
   FailureOr<std::shared_ptr<const PipelineTemplate>>
   buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
-                int64_t numMicrobatches, Schedule schedule,
-                Recompute recompute, std::string &error);
+                int64_t numMicrobatches, Schedule schedule, Recompute recompute,
+                std::string &error);
   /// dist-pipeline's stage of each layer for `pp` stages of the training
   /// step of `batch` samples (-1 for layer indices no op has).
   FailureOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
@@ -402,8 +405,8 @@ FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
     // refuses programs whose shapes pin the batch, e.g. in a reshape).
     SmallVector<Type> inputs(func.getArgumentTypes());
     for (BlockArgument arg : func.getArguments()) {
-      auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                    kRoleAttrName);
+      auto role =
+          func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       if (!role || role.getValue() != "data" || !type || type.getRank() == 0)
         continue;
@@ -451,8 +454,8 @@ FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
 }
 
 FailureOr<OwningOpRef<ModuleOp>> Worker::parseFile(std::string &error) {
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(*source.text, ParserConfig(&ctx), source.path);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      *source.text, ParserConfig(&ctx), source.path);
   if (!module) {
     error = errors.takeLocated();
     return failure();
@@ -599,11 +602,13 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
           getStashBytesPerSample(recomputedFunc, numLayers, samples);
   }
   if (source.kind == ModelSource::Kind::Gpt)
-    facts.tpDivides = {{"attention heads (" + std::to_string(source.gpt.heads) + ")",
-                        source.gpt.heads}};
+    facts.tpDivides = {
+        {"attention heads (" + std::to_string(source.gpt.heads) + ")",
+         source.gpt.heads}};
   if (source.kind == ModelSource::Kind::Mlp)
-    facts.tpDivides = {{"hidden size (" + std::to_string(source.mlp.hidden) + ")",
-                        source.mlp.hidden}};
+    facts.tpDivides = {
+        {"hidden size (" + std::to_string(source.mlp.hidden) + ")",
+         source.mlp.hidden}};
   topology::DataType dtype = topology::DataType::F32;
   if (elementType) {
     std::string name;
@@ -656,7 +661,8 @@ FailureOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
   }
   std::vector<int64_t> stageOfLayer;
   func.walk([&](Operation *op) {
-    auto layer = op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName);
+    auto layer =
+        op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName);
     std::optional<int64_t> stage = dist::getPipelineStage(op);
     if (!layer || !stage || layer.getInt() < 0)
       return;
@@ -722,8 +728,7 @@ void runParallel(size_t count, unsigned threads,
 
 /// Seconds since `start`.
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -752,10 +757,10 @@ std::vector<PassStep> getCommandSteps(const Configuration &config,
 
 std::string getCommand(const ModelSource &source, const Configuration &config,
                        const SearchOptions &options) {
-  std::string forward = source.kind == ModelSource::Kind::File
-                            ? "dist-opt " + source.path
-                            : source.getForwardCommand(config.globalBatch) +
-                                  " | dist-opt";
+  std::string forward =
+      source.kind == ModelSource::Kind::File
+          ? "dist-opt " + source.path
+          : source.getForwardCommand(config.globalBatch) + " | dist-opt";
   return forward + renderCommandLine(getCommandSteps(config, options)) +
          " | dist-sim --cluster " + options.clusterSpec +
          " --samples-per-step " + std::to_string(config.globalBatch);
@@ -810,7 +815,8 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     const ModelSource &source = models[m];
     Worker &worker = getWorker(0, m);
     SpaceOptions space = options.space;
-    int64_t factsBatch = space.globalBatches.empty() ? 0 : space.globalBatches[0];
+    int64_t factsBatch =
+        space.globalBatches.empty() ? 0 : space.globalBatches[0];
     if (source.kind == ModelSource::Kind::File) {
       FailureOr<int64_t> fileBatch = worker.getFileBatch(error);
       if (failed(fileBatch))
@@ -898,12 +904,11 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     runParallel(
         keys.size(), threads,
         [&](unsigned thread, size_t i) {
-          auto [model, dp, tp, pp, size, count, schedule, recompute] =
-              keys[i];
+          auto [model, dp, tp, pp, size, count, schedule, recompute] = keys[i];
           FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
-              getWorker(thread, model).buildTemplate(
-                  dp, tp, pp, size, count, Schedule(schedule),
-                  Recompute(recompute), errors[i]);
+              getWorker(thread, model)
+                  .buildTemplate(dp, tp, pp, size, count, Schedule(schedule),
+                                 Recompute(recompute), errors[i]);
           if (succeeded(stage))
             built[i] = *stage;
           else if (errors[i].empty())
@@ -920,17 +925,24 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
   // The template a configuration is composed from: two microbatches (or
   // its one), or the whole program.
   auto templateOf = [&](size_t model, const Configuration &c, bool whole) {
-    int64_t count = whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
+    int64_t count =
+        whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
     int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
-    return TemplateKey{model, c.dp, c.tp, c.pp, c.getMicrobatchSize(), count,
-                       schedule, int(c.recompute)};
+    return TemplateKey{model,
+                       c.dp,
+                       c.tp,
+                       c.pp,
+                       c.getMicrobatchSize(),
+                       count,
+                       schedule,
+                       int(c.recompute)};
   };
   // One single-stage, single-microbatch build per (dp, tp, global batch)
   // bounds every microbatch count (Compose.h): it is also the whole program
   // of the configuration without pipeline and microbatches.
   auto replicaOf = [&](size_t model, const Configuration &c) {
-    return TemplateKey{model, c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0,
-                       int(c.recompute)};
+    return TemplateKey{
+        model, c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0, int(c.recompute)};
   };
 
   // The replicas (one stage, one microbatch) give every bound, and the
@@ -952,8 +964,9 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
         cutKeys.size(), threads,
         [&](unsigned thread, size_t i) {
           auto [model, batch, pp, recompute] = cutKeys[i];
-          FailureOr<std::vector<int64_t>> cut = getWorker(thread, model)
-              .getStageCut(batch, pp, Recompute(recompute), errors[i]);
+          FailureOr<std::vector<int64_t>> cut =
+              getWorker(thread, model)
+                  .getStageCut(batch, pp, Recompute(recompute), errors[i]);
           if (succeeded(cut))
             built[i] = std::move(*cut);
           else if (errors[i].empty())
@@ -974,8 +987,7 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
   {
     std::vector<TemplateKey> unique = replicaKeys;
     std::sort(unique.begin(), unique.end());
-    progressTotal =
-        std::unique(unique.begin(), unique.end()) - unique.begin();
+    progressTotal = std::unique(unique.begin(), unique.end()) - unique.begin();
   }
   buildTemplates(replicaKeys, /*showProgress=*/true);
   progressDone = progressTotal = 0;
@@ -1021,8 +1033,9 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
           getStepTimeLowerBound(*templates.at(replica), cuts.at(cutKey), c);
       scenario.timeBounds[i] = bound;
       pending[s].push_back({s, i,
-                            bound > 0 ? double(c.globalBatch) / bound
-                                      : std::numeric_limits<double>::infinity()});
+                            bound > 0
+                                ? double(c.globalBatch) / bound
+                                : std::numeric_limits<double>::infinity()});
     }
     std::stable_sort(pending[s].begin(), pending[s].end(),
                      [&](const Candidate &a, const Candidate &b) {
@@ -1074,8 +1087,8 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
       std::vector<TemplateKey> keys;
       for (size_t r = 0; r < round.size(); ++r) {
         const Scenario &scenario = scenarios[round[r].scenario];
-        keys.push_back(templateOf(scenario.model,
-                                  scenario.survivors[round[r].config], whole[r]));
+        keys.push_back(templateOf(
+            scenario.model, scenario.survivors[round[r].config], whole[r]));
       }
       return keys;
     };
@@ -1126,16 +1139,15 @@ runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
     evaluateSeconds += secondsSince(roundStart);
   }
   if (options.timing)
-    llvm::errs() << "dist-search: pipeline templates ("
-                 << pipelineTemplates << "): "
-                 << llvm::format("%.3f", templateSeconds)
+    llvm::errs() << "dist-search: pipeline templates (" << pipelineTemplates
+                 << "): " << llvm::format("%.3f", templateSeconds)
                  << " s\ndist-search: composition and simulation (" << evaluated
                  << "): " << llvm::format("%.3f", evaluateSeconds) << " s\n";
 
   // 4. The reports.
-  double wallTimeS = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - started)
-                         .count();
+  double wallTimeS =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
   std::vector<ScenarioReport> reports;
   for (Scenario &scenario : scenarios) {
     ScenarioReport &report = scenario.report;

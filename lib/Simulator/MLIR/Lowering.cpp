@@ -62,8 +62,9 @@ double collectiveDuration(dist::CollectiveOpInterface collective,
   int64_t payload = collective.getPayloadBytes();
   double duration = 0;
   for (int64_t g = 0; g < groups.getNumGroups(); ++g)
-    duration = std::max(duration, model.collectiveTime(
-                                      kind, payload, toVector(groups.getGroup(g))));
+    duration =
+        std::max(duration, model.collectiveTime(kind, payload,
+                                                toVector(groups.getGroup(g))));
   return duration;
 }
 
@@ -82,8 +83,9 @@ cost::OpWork workOf(dist::DistOpInterface op, const cost::CostModel &model) {
   cost::OpWork work;
   work.kind = op.getCostKind();
   Type typed = operation->getNumResults() ? operation->getResult(0).getType()
-               : operation->getNumOperands() ? operation->getOperand(0).getType()
-                                            : Type();
+               : operation->getNumOperands()
+                   ? operation->getOperand(0).getType()
+                   : Type();
   if (typed)
     work.dtype = dataTypeOf(typed);
   work.flops = op.getFlops();
@@ -151,8 +153,7 @@ FailureOr<DeviceSetId> Lowerer::setOf(Operation *op, ArrayRef<int64_t> devices,
                              << model.getCluster().name << "' has "
                              << clusterDevices << " devices";
   if (!devices.empty())
-    result.numDevicesUsed =
-        std::max(result.numDevicesUsed, devices.back() + 1);
+    result.numDevicesUsed = std::max(result.numDevicesUsed, devices.back() + 1);
   DeviceSetId id = program.addDeviceSet(toVector(devices));
   if (key)
     sets[key] = id;
@@ -176,8 +177,9 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
     if (failed(from) || failed(to))
       return failure();
     int64_t bytes = dist::detail::getTensorBytes(send.getInput().getType());
-    auto key = std::make_tuple(dist::getPlacement(send.getInput()).getAsOpaquePointer(),
-                               send.getTo().getAsOpaquePointer(), bytes);
+    auto key = std::make_tuple(
+        dist::getPlacement(send.getInput()).getAsOpaquePointer(),
+        send.getTo().getAsOpaquePointer(), bytes);
     auto [it, inserted] = commTimes.try_emplace(key, 0.0);
     if (inserted)
       it->second = sendDuration(send, model);
@@ -205,13 +207,13 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
     auto [it, inserted] = commTimes.try_emplace(key, 0.0);
     if (inserted)
       it->second = collectiveDuration(collective, *kind, model);
-    task = program.addCollective(
-        labelOf(op), *devices, groupIt->second, it->second,
-        cost::CostModel::bytesSentPerDevice(*kind, payload,
-                                            groups.getGroupSize()),
-        resultBytes, deps, *resultSet);
+    task = program.addCollective(labelOf(op), *devices, groupIt->second,
+                                 it->second,
+                                 cost::CostModel::bytesSentPerDevice(
+                                     *kind, payload, groups.getGroupSize()),
+                                 resultBytes, deps, *resultSet);
   } else if (auto compute = dyn_cast<dist::DistOpInterface>(op)) {
-    Value placed = op->getNumResults() ? op->getResult(0)
+    Value placed = op->getNumResults()    ? op->getResult(0)
                    : op->getNumOperands() ? op->getOperand(0)
                                           : Value();
     FailureOr<DeviceSetId> devices =

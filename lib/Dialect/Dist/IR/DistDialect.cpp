@@ -7,8 +7,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
@@ -103,12 +103,14 @@ ParseResult mlir::dist::parseDeviceIdList(AsmParser &parser,
     if (step <= 0)
       return parser.emitError(loc, "device range step must be positive");
     if (end <= start)
-      return parser.emitError(loc, "empty device range ") << start << ":" << end;
+      return parser.emitError(loc, "empty device range ")
+             << start << ":" << end;
     for (int64_t id = start; id < end; id += step)
       ids.push_back(id);
     return success();
   };
-  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseItem);
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                        parseItem);
 }
 
 //===----------------------------------------------------------------------===//
@@ -177,8 +179,9 @@ RankedTensorType mlir::dist::withPlacement(RankedTensorType type,
 // DeviceGroupsAttr
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseGroupList(AsmParser &parser,
-                                  SmallVectorImpl<SmallVector<int64_t>> &groups) {
+static ParseResult
+parseGroupList(AsmParser &parser,
+               SmallVectorImpl<SmallVector<int64_t>> &groups) {
   return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
     groups.emplace_back();
     return parseDeviceIdList(parser, groups.back());
@@ -198,9 +201,8 @@ static void printGroupList(llvm::raw_ostream &os, DeviceGroupsAttr groups) {
 }
 
 /// Builds the attribute from parsed groups, reporting unequal sizes at `loc`.
-static DeviceGroupsAttr
-buildGroups(AsmParser &parser, SMLoc loc,
-            ArrayRef<SmallVector<int64_t>> groups) {
+static DeviceGroupsAttr buildGroups(AsmParser &parser, SMLoc loc,
+                                    ArrayRef<SmallVector<int64_t>> groups) {
   if (groups.empty()) {
     parser.emitError(loc, "expected at least one device group");
     return {};
@@ -214,8 +216,8 @@ buildGroups(AsmParser &parser, SMLoc loc,
   SmallVector<int64_t> flat;
   for (const auto &group : groups)
     flat.append(group.begin(), group.end());
-  return parser.getChecked<DeviceGroupsAttr>(
-      loc, parser.getContext(), flat, (int64_t)groups.front().size());
+  return parser.getChecked<DeviceGroupsAttr>(loc, parser.getContext(), flat,
+                                             (int64_t)groups.front().size());
 }
 
 Attribute DeviceGroupsAttr::parse(AsmParser &parser, Type) {
@@ -307,7 +309,8 @@ void mlir::dist::printDeviceSet(OpAsmPrinter &printer, Operation *,
 // ShardingAttr
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseAxisList(AsmParser &parser, SmallVectorImpl<Attribute> &axes) {
+static ParseResult parseAxisList(AsmParser &parser,
+                                 SmallVectorImpl<Attribute> &axes) {
   return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
     std::string name;
     if (parser.parseString(&name))
@@ -340,7 +343,8 @@ Attribute ShardingAttr::parse(AsmParser &parser, Type) {
     return {};
   auto flat = dyn_cast<FlatSymbolRefAttr>(mesh);
   if (!flat) {
-    parser.emitError(parser.getNameLoc(), "sharding mesh must be a flat symbol");
+    parser.emitError(parser.getNameLoc(),
+                     "sharding mesh must be a flat symbol");
     return {};
   }
   return parser.getChecked<ShardingAttr>(ctx, flat, ArrayAttr::get(ctx, dims),
@@ -430,8 +434,8 @@ ShardingAttr ShardingAttr::get(MLIRContext *ctx, StringRef mesh,
   SmallVector<Attribute> dimAttrs;
   for (const auto &axes : dims)
     dimAttrs.push_back(toArray(axes));
-  return get(ctx, FlatSymbolRefAttr::get(ctx, mesh), ArrayAttr::get(ctx, dimAttrs),
-             toArray(partial));
+  return get(ctx, FlatSymbolRefAttr::get(ctx, mesh),
+             ArrayAttr::get(ctx, dimAttrs), toArray(partial));
 }
 
 //===----------------------------------------------------------------------===//
@@ -449,8 +453,9 @@ static FailureOr<MeshOp> lookupMesh(Operation *from, FlatSymbolRefAttr name) {
 /// Checks a sharding against the mesh it names and the type it lays out:
 /// axes exist, rank matches, and for an unplaced (global) type, every split
 /// dimension is divisible by the product of its axes.
-LogicalResult mlir::dist::verifyShardingOfType(Operation *op, ShardingAttr sharding,
-                                          Type type, StringRef what) {
+LogicalResult mlir::dist::verifyShardingOfType(Operation *op,
+                                               ShardingAttr sharding, Type type,
+                                               StringRef what) {
   FailureOr<MeshOp> meshOp = lookupMesh(op, sharding.getMesh());
   if (failed(meshOp))
     return failure();
@@ -475,10 +480,10 @@ LogicalResult mlir::dist::verifyShardingOfType(Operation *op, ShardingAttr shard
     int64_t parts = *mesh.getAxesSize(axes);
     if (!getPlacement(tensor) && !tensor.isDynamicDim(dim) &&
         tensor.getDimSize(dim) % parts != 0)
-      return op->emitError() << what << ": dimension " << dim << " of size "
-                             << tensor.getDimSize(dim)
-                             << " is not divisible by the " << parts
-                             << " shards of its mesh axes";
+      return op->emitError()
+             << what << ": dimension " << dim << " of size "
+             << tensor.getDimSize(dim) << " is not divisible by the " << parts
+             << " shards of its mesh axes";
   }
   if (DevicesAttr devices = getPlacement(tensor))
     for (int64_t id : devices.getIds())
@@ -494,8 +499,8 @@ static LogicalResult verifyValueAttribute(Operation *op, Type type,
   if (name == DistDialect::kShardingAttrName) {
     auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
     if (!sharding)
-      return op->emitError() << what << ": '" << name
-                             << "' must be a #dist.sharding";
+      return op->emitError()
+             << what << ": '" << name << "' must be a #dist.sharding";
     return verifyShardingOfType(op, sharding, type, what);
   }
   if (name == DistDialect::kNameAttrName) {
@@ -531,7 +536,8 @@ LogicalResult DistDialect::verifyRegionArgAttribute(Operation *op, unsigned,
   if (!func)
     return success();
   std::string what = "argument " + std::to_string(argIndex);
-  return verifyValueAttribute(op, func.getArgumentTypes()[argIndex], attr, what);
+  return verifyValueAttribute(op, func.getArgumentTypes()[argIndex], attr,
+                              what);
 }
 
 LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op, unsigned,
@@ -541,7 +547,8 @@ LogicalResult DistDialect::verifyRegionResultAttribute(Operation *op, unsigned,
   if (!func)
     return success();
   std::string what = "result " + std::to_string(resultIndex);
-  return verifyValueAttribute(op, func.getResultTypes()[resultIndex], attr, what);
+  return verifyValueAttribute(op, func.getResultTypes()[resultIndex], attr,
+                              what);
 }
 
 /// Every device a function mentions (placements, groups, send targets) must
@@ -557,8 +564,8 @@ static LogicalResult verifyDevicesInMesh(Operation *func, const Mesh &mesh,
       return success();
     for (int64_t id : ids)
       if (!mesh.contains(id))
-        return at->emitOpError() << "uses device " << id
-                                 << " which is not in mesh " << meshName;
+        return at->emitOpError()
+               << "uses device " << id << " which is not in mesh " << meshName;
     return success();
   };
   auto checkDevices = [&](Operation *at, DevicesAttr devices) {
@@ -601,16 +608,17 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
   if (name == kLayerAttrName) {
     auto layer = dyn_cast<IntegerAttr>(attr.getValue());
     if (!layer || layer.getInt() < 0)
-      return op->emitError() << "'" << name
-                             << "' must be a non-negative integer layer index";
+      return op->emitError()
+             << "'" << name << "' must be a non-negative integer layer index";
     return success();
   }
   if (name == kPhaseAttrName) {
     auto phase = dyn_cast<StringAttr>(attr.getValue());
     if (!phase || !llvm::is_contained({"forward", "backward", "optimizer"},
                                       phase.getValue()))
-      return op->emitError() << "'" << name
-                             << "' must be \"forward\", \"backward\" or \"optimizer\"";
+      return op->emitError()
+             << "'" << name
+             << "' must be \"forward\", \"backward\" or \"optimizer\"";
     return success();
   }
   if (name == kShardingAttrName) {

@@ -43,12 +43,14 @@ Value constantLike(OpBuilder &builder, Location loc, Value like, double value,
   auto valueType = RankedTensorType::get(
       fullShape ? type.getShape() : ArrayRef<int64_t>{}, type.getElementType());
   Attribute element = builder.getFloatAttr(type.getElementType(), value);
-  return ConstantOp::create(builder, loc, DenseElementsAttr::get(valueType, element),
+  return ConstantOp::create(builder, loc,
+                            DenseElementsAttr::get(valueType, element),
                             getPlacement(type));
 }
 
 Value scale(OpBuilder &builder, Location loc, Value value, double factor) {
-  return MulOp::create(builder, loc, value, constantLike(builder, loc, value, factor));
+  return MulOp::create(builder, loc, value,
+                       constantLike(builder, loc, value, factor));
 }
 
 Value reshapeTo(OpBuilder &builder, Location loc, Value value,
@@ -135,9 +137,9 @@ double countOverAxes(RankedTensorType input, ArrayRef<int64_t> axes) {
 // Matmul
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatmulOp::buildGradient(OpBuilder &builder,
-                                      ArrayRef<Value> resultGradients,
-                                      SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+MatmulOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                        SmallVectorImpl<Value> &operandGradients) {
   Location loc = getLoc();
   RankedTensorType aType = getLhs().getType(), bType = getRhs().getType();
   bool ta = getTransposeA(), tb = getTransposeB();
@@ -167,7 +169,8 @@ LogicalResult MatmulOp::buildGradient(OpBuilder &builder,
                               /*transpose_b=*/ta ? true : !tb);
   // Sum over broadcast batch dims against the promoted shape, then drop the
   // promoted dim: the two are not aligned on the right for a vector rhs.
-  da = reshapeTo(builder, loc, sumToShape(builder, loc, da, aFull), aType.getShape());
+  da = reshapeTo(builder, loc, sumToShape(builder, loc, da, aFull),
+                 aType.getShape());
 
   Value db;
   if (bFull.getRank() == 2 && aFull.getRank() > 2 && !ta && !bVector) {
@@ -186,7 +189,8 @@ LogicalResult MatmulOp::buildGradient(OpBuilder &builder,
                           /*transpose_a=*/tb ? true : !ta,
                           /*transpose_b=*/tb ? ta : false);
   }
-  db = reshapeTo(builder, loc, sumToShape(builder, loc, db, bFull), bType.getShape());
+  db = reshapeTo(builder, loc, sumToShape(builder, loc, db, bFull),
+                 bType.getShape());
   return setGradients(operandGradients, {da, db});
 }
 
@@ -222,12 +226,15 @@ LogicalResult MulOp::buildGradient(OpBuilder &builder,
                                    SmallVectorImpl<Value> &operandGradients) {
   Location loc = getLoc();
   Value dz = resultGradients[0];
-  return setGradients(
-      operandGradients,
-      {broadcastGradient(builder, loc, getLhs(),
-                         [&] { return MulOp::create(builder, loc, dz, getRhs()); }),
-       broadcastGradient(builder, loc, getRhs(),
-                         [&] { return MulOp::create(builder, loc, dz, getLhs()); })});
+  return setGradients(operandGradients,
+                      {broadcastGradient(builder, loc, getLhs(),
+                                         [&] {
+                                           return MulOp::create(builder, loc,
+                                                                dz, getRhs());
+                                         }),
+                       broadcastGradient(builder, loc, getRhs(), [&] {
+                         return MulOp::create(builder, loc, dz, getLhs());
+                       })});
 }
 
 LogicalResult DivOp::buildGradient(OpBuilder &builder,
@@ -238,11 +245,13 @@ LogicalResult DivOp::buildGradient(OpBuilder &builder,
   // z = a / b: da = dz / b, db = -dz * z / b.
   return setGradients(
       operandGradients,
-      {broadcastGradient(builder, loc, getLhs(),
-                         [&] { return DivOp::create(builder, loc, dz, getRhs()); }),
+      {broadcastGradient(
+           builder, loc, getLhs(),
+           [&] { return DivOp::create(builder, loc, dz, getRhs()); }),
        broadcastGradient(builder, loc, getRhs(), [&] {
          Value t = MulOp::create(builder, loc, dz, getResult());
-         return NegOp::create(builder, loc, DivOp::create(builder, loc, t, getRhs()));
+         return NegOp::create(builder, loc,
+                              DivOp::create(builder, loc, t, getRhs()));
        })});
 }
 
@@ -255,14 +264,15 @@ LogicalResult PowOp::buildGradient(OpBuilder &builder,
   // where the real power has no derivative in b either).
   return setGradients(
       operandGradients,
-      {broadcastGradient(builder, loc, a,
-                         [&] {
-                           Value bMinusOne = SubOp::create(
-                               builder, loc, b, constantLike(builder, loc, b, 1.0));
-                           Value t = PowOp::create(builder, loc, a, bMinusOne);
-                           return MulOp::create(builder, loc,
-                                                MulOp::create(builder, loc, dz, b), t);
-                         }),
+      {broadcastGradient(
+           builder, loc, a,
+           [&] {
+             Value bMinusOne = SubOp::create(
+                 builder, loc, b, constantLike(builder, loc, b, 1.0));
+             Value t = PowOp::create(builder, loc, a, bMinusOne);
+             return MulOp::create(builder, loc,
+                                  MulOp::create(builder, loc, dz, b), t);
+           }),
        broadcastGradient(builder, loc, b, [&] {
          Value t = MulOp::create(builder, loc, dz, getResult());
          return MulOp::create(builder, loc, t, LogOp::create(builder, loc, a));
@@ -280,7 +290,8 @@ LogicalResult WhereOp::buildGradient(OpBuilder &builder,
       {Value(),
        broadcastGradient(builder, loc, getTrueValue(),
                          [&] {
-                           return WhereOp::create(builder, loc, getCondition(), dz, zero);
+                           return WhereOp::create(builder, loc, getCondition(),
+                                                  dz, zero);
                          }),
        broadcastGradient(builder, loc, getFalseValue(), [&] {
          return WhereOp::create(builder, loc, getCondition(), zero, dz);
@@ -297,15 +308,17 @@ LogicalResult NegOp::buildGradient(OpBuilder &builder,
 LogicalResult ExpOp::buildGradient(OpBuilder &builder,
                                    ArrayRef<Value> resultGradients,
                                    SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients, {MulOp::create(builder, getLoc(),
-                                                       resultGradients[0], getResult())});
+  return setGradients(
+      operandGradients,
+      {MulOp::create(builder, getLoc(), resultGradients[0], getResult())});
 }
 
 LogicalResult LogOp::buildGradient(OpBuilder &builder,
                                    ArrayRef<Value> resultGradients,
                                    SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients, {DivOp::create(builder, getLoc(),
-                                                       resultGradients[0], getInput())});
+  return setGradients(
+      operandGradients,
+      {DivOp::create(builder, getLoc(), resultGradients[0], getInput())});
 }
 
 LogicalResult SqrtOp::buildGradient(OpBuilder &builder,
@@ -323,7 +336,8 @@ LogicalResult RsqrtOp::buildGradient(OpBuilder &builder,
   // d x^(-1/2) = -0.5 x^(-3/2) = -0.5 z^3.
   Location loc = getLoc();
   Value z = getResult();
-  Value cube = MulOp::create(builder, loc, MulOp::create(builder, loc, z, z), z);
+  Value cube =
+      MulOp::create(builder, loc, MulOp::create(builder, loc, z, z), z);
   Value t = MulOp::create(builder, loc, resultGradients[0], cube);
   return setGradients(operandGradients, {scale(builder, loc, t, -0.5)});
 }
@@ -334,32 +348,36 @@ LogicalResult ErfOp::buildGradient(OpBuilder &builder,
   // d erf(x) = 2 / sqrt(pi) exp(-x^2).
   Location loc = getLoc();
   Value x = getInput();
-  Value t = ExpOp::create(builder, loc,
-                          NegOp::create(builder, loc, MulOp::create(builder, loc, x, x)));
+  Value t = ExpOp::create(
+      builder, loc,
+      NegOp::create(builder, loc, MulOp::create(builder, loc, x, x)));
   t = MulOp::create(builder, loc, resultGradients[0], t);
-  return setGradients(operandGradients, {scale(builder, loc, t, 2.0 / std::sqrt(M_PI))});
+  return setGradients(operandGradients,
+                      {scale(builder, loc, t, 2.0 / std::sqrt(M_PI))});
 }
 
 LogicalResult ReluOp::buildGradient(OpBuilder &builder,
                                     ArrayRef<Value> resultGradients,
                                     SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients, {ReluGradOp::create(builder, getLoc(),
-                                                            resultGradients[0], getInput())});
+  return setGradients(
+      operandGradients,
+      {ReluGradOp::create(builder, getLoc(), resultGradients[0], getInput())});
 }
 
 LogicalResult TanhOp::buildGradient(OpBuilder &builder,
                                     ArrayRef<Value> resultGradients,
                                     SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients, {TanhGradOp::create(builder, getLoc(),
-                                                            resultGradients[0], getResult())});
+  return setGradients(
+      operandGradients,
+      {TanhGradOp::create(builder, getLoc(), resultGradients[0], getResult())});
 }
 
-LogicalResult SigmoidOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+SigmoidOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
   return setGradients(operandGradients,
-                      {SigmoidGradOp::create(builder, getLoc(), resultGradients[0],
-                                             getResult())});
+                      {SigmoidGradOp::create(builder, getLoc(),
+                                             resultGradients[0], getResult())});
 }
 
 LogicalResult GeluOp::buildGradient(OpBuilder &builder,
@@ -370,9 +388,9 @@ LogicalResult GeluOp::buildGradient(OpBuilder &builder,
                                           getInput(), getApproximateAttr())});
 }
 
-LogicalResult DropoutOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+DropoutOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
   // Inference dropout is the identity.
   return setGradients(operandGradients, {resultGradients[0]});
 }
@@ -382,8 +400,9 @@ LogicalResult CastOp::buildGradient(OpBuilder &builder,
                                     SmallVectorImpl<Value> &operandGradients) {
   Value input = getInput();
   return setGradients(operandGradients, {ifFloat(input, [&] {
-                        return CastOp::create(builder, getLoc(), resultGradients[0],
-                                              getElementTypeOrSelf(input.getType()))
+                        return CastOp::create(
+                                   builder, getLoc(), resultGradients[0],
+                                   getElementTypeOrSelf(input.getType()))
                             .getResult();
                       })});
 }
@@ -392,65 +411,69 @@ LogicalResult CastOp::buildGradient(OpBuilder &builder,
 // Softmax and normalization
 //===----------------------------------------------------------------------===//
 
-LogicalResult SoftmaxOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+SoftmaxOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
   // Masked (causal) entries have probability 0 and so get no gradient.
-  return setGradients(operandGradients,
-                      {SoftmaxGradOp::create(builder, getLoc(), resultGradients[0],
-                                             getResult(), getAxisAttr(), getScaleAttr())});
+  return setGradients(
+      operandGradients,
+      {SoftmaxGradOp::create(builder, getLoc(), resultGradients[0], getResult(),
+                             getAxisAttr(), getScaleAttr())});
 }
 
-LogicalResult LogSoftmaxOp::buildGradient(OpBuilder &builder,
-                                          ArrayRef<Value> resultGradients,
-                                          SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients,
-                      {LogSoftmaxGradOp::create(builder, getLoc(), resultGradients[0],
-                                                getResult(), getAxisAttr())});
+LogicalResult
+LogSoftmaxOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                            SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(
+      operandGradients,
+      {LogSoftmaxGradOp::create(builder, getLoc(), resultGradients[0],
+                                getResult(), getAxisAttr())});
 }
 
-LogicalResult LayerNormOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
-  auto grads = LayerNormGradOp::create(builder, getLoc(), resultGradients[0], getInput(),
-                                       getScale(), getAxisAttr(), getEpsilonAttr());
-  return setGradients(operandGradients,
-                      {grads.getInputGrad(), grads.getScaleGrad(), grads.getBiasGrad()});
+LogicalResult
+LayerNormOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
+  auto grads =
+      LayerNormGradOp::create(builder, getLoc(), resultGradients[0], getInput(),
+                              getScale(), getAxisAttr(), getEpsilonAttr());
+  return setGradients(
+      operandGradients,
+      {grads.getInputGrad(), grads.getScaleGrad(), grads.getBiasGrad()});
 }
 
-LogicalResult BatchNormOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+BatchNormOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
   // Inference form: mean and variance are running statistics, not trained.
   auto grads = BatchNormGradOp::create(builder, getLoc(), resultGradients[0],
                                        getInput(), getScale(), getMean(),
                                        getVariance(), getEpsilonAttr());
-  return setGradients(operandGradients, {grads.getInputGrad(), grads.getScaleGrad(),
-                                         grads.getBiasGrad(), Value(), Value()});
+  return setGradients(operandGradients,
+                      {grads.getInputGrad(), grads.getScaleGrad(),
+                       grads.getBiasGrad(), Value(), Value()});
 }
 
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//
 
-LogicalResult TransposeOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+TransposeOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
   ArrayRef<int64_t> perm = getPermutation();
   SmallVector<int64_t> inverse(perm.size());
   for (auto [i, p] : llvm::enumerate(perm))
     inverse[p] = i;
-  return setGradients(operandGradients,
-                      {ifFloat(getInput(), [&] {
-                        return TransposeOp::create(builder, getLoc(), resultGradients[0],
-                                                   inverse)
+  return setGradients(operandGradients, {ifFloat(getInput(), [&] {
+                        return TransposeOp::create(builder, getLoc(),
+                                                   resultGradients[0], inverse)
                             .getResult();
                       })});
 }
 
-LogicalResult ReshapeOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+ReshapeOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
   RankedTensorType input = getInput().getType();
   if (!input.hasStaticShape())
     return emitOpError("gradient needs a static input shape, got ") << input;
@@ -460,17 +483,19 @@ LogicalResult ReshapeOp::buildGradient(OpBuilder &builder,
                       })});
 }
 
-LogicalResult ConcatOp::buildGradient(OpBuilder &builder,
-                                      ArrayRef<Value> resultGradients,
-                                      SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+ConcatOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                        SmallVectorImpl<Value> &operandGradients) {
   if (!isFloatTensor(getResult()))
     return setGradients(operandGradients, SmallVector<Value>(getNumOperands()));
   int64_t axis = normalizedAxis((int64_t)getAxis(), getType().getRank());
   SmallVector<int64_t> sizes;
   for (Value input : getInputs())
     sizes.push_back(tensorType(input).getDimSize(axis));
-  auto pieces = SplitOp::create(builder, getLoc(), resultGradients[0], axis, sizes);
-  return setGradients(operandGradients, SmallVector<Value>(pieces.getResults()));
+  auto pieces =
+      SplitOp::create(builder, getLoc(), resultGradients[0], axis, sizes);
+  return setGradients(operandGradients,
+                      SmallVector<Value>(pieces.getResults()));
 }
 
 LogicalResult SliceOp::buildGradient(OpBuilder &builder,
@@ -515,7 +540,8 @@ LogicalResult SliceOp::buildGradient(OpBuilder &builder,
     }
   }
   if (reverse)
-    grad = SliceOp::create(builder, loc, grad, revStarts, revLimits, revStrides);
+    grad =
+        SliceOp::create(builder, loc, grad, revStarts, revLimits, revStrides);
   return setGradients(operandGradients,
                       {PadOp::create(builder, loc, grad, low, high, interior)});
 }
@@ -530,8 +556,9 @@ LogicalResult SplitOp::buildGradient(OpBuilder &builder,
     pieces.push_back(grad ? grad
                           : constantLike(builder, getLoc(), result, 0.0,
                                          /*fullShape=*/true));
-  return setGradients(operandGradients, {ConcatOp::create(builder, getLoc(), pieces,
-                                                          getAxisAttr())});
+  return setGradients(
+      operandGradients,
+      {ConcatOp::create(builder, getLoc(), pieces, getAxisAttr())});
 }
 
 LogicalResult PadOp::buildGradient(OpBuilder &builder,
@@ -549,8 +576,8 @@ LogicalResult PadOp::buildGradient(OpBuilder &builder,
     strides.push_back(step);
   }
   return setGradients(operandGradients,
-                      {SliceOp::create(builder, getLoc(), resultGradients[0], starts,
-                                       limits, strides)});
+                      {SliceOp::create(builder, getLoc(), resultGradients[0],
+                                       starts, limits, strides)});
 }
 
 LogicalResult TakeOp::buildGradient(OpBuilder &builder,
@@ -561,17 +588,18 @@ LogicalResult TakeOp::buildGradient(OpBuilder &builder,
   return setGradients(operandGradients,
                       {ifFloat(getInput(),
                                [&] {
-                                 return TakeGradOp::create(builder, getLoc(),
-                                                           resultGradients[0], getIndices(),
-                                                           axis, input.getDimSize(axis))
+                                 return TakeGradOp::create(
+                                            builder, getLoc(),
+                                            resultGradients[0], getIndices(),
+                                            axis, input.getDimSize(axis))
                                      .getResult();
                                }),
                        Value()});
 }
 
-LogicalResult ExpandOp::buildGradient(OpBuilder &builder,
-                                      ArrayRef<Value> resultGradients,
-                                      SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+ExpandOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                        SmallVectorImpl<Value> &operandGradients) {
   return setGradients(operandGradients,
                       {broadcastGradient(builder, getLoc(), getInput(),
                                          [&] { return resultGradients[0]; })});
@@ -583,9 +611,9 @@ LogicalResult ExpandOp::buildGradient(OpBuilder &builder,
 
 // An empty axis list reduces nothing (the op's shape rule), so the
 // gradient of such a reduction is the result gradient itself.
-LogicalResult ReduceSumOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+ReduceSumOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
   if (getAxes().empty())
     return setGradients(operandGradients, {resultGradients[0]});
   return setGradients(operandGradients,
@@ -593,9 +621,9 @@ LogicalResult ReduceSumOp::buildGradient(OpBuilder &builder,
                                       getInput().getType(), getAxes())});
 }
 
-LogicalResult ReduceMeanOp::buildGradient(OpBuilder &builder,
-                                          ArrayRef<Value> resultGradients,
-                                          SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+ReduceMeanOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                            SmallVectorImpl<Value> &operandGradients) {
   if (getAxes().empty())
     return setGradients(operandGradients, {resultGradients[0]});
   RankedTensorType input = getInput().getType();
@@ -606,26 +634,29 @@ LogicalResult ReduceMeanOp::buildGradient(OpBuilder &builder,
                              1.0 / countOverAxes(input, getAxes()))});
 }
 
-LogicalResult CrossEntropyOp::buildGradient(OpBuilder &builder,
-                                            ArrayRef<Value> resultGradients,
-                                            SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+CrossEntropyOp::buildGradient(OpBuilder &builder,
+                              ArrayRef<Value> resultGradients,
+                              SmallVectorImpl<Value> &operandGradients) {
   // Class weights are treated as constants (they are hyper-parameters).
   Value dlogits = CrossEntropyGradOp::create(
-      builder, getLoc(), resultGradients[0], getLogits(), getLabels(), getWeights(),
-      getClassAxisAttr(), getReductionAttr(), getIgnoreIndexAttr());
+      builder, getLoc(), resultGradients[0], getLogits(), getLabels(),
+      getWeights(), getClassAxisAttr(), getReductionAttr(),
+      getIgnoreIndexAttr());
   SmallVector<Value> grads = {dlogits, Value()};
   if (getWeights())
     grads.push_back(Value());
   return setGradients(operandGradients, grads);
 }
 
-LogicalResult MseLossOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
-  Value dprediction = MseLossGradOp::create(builder, getLoc(), resultGradients[0],
-                                            getPrediction(), getTarget());
-  return setGradients(operandGradients,
-                      {dprediction, NegOp::create(builder, getLoc(), dprediction)});
+LogicalResult
+MseLossOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
+  Value dprediction = MseLossGradOp::create(
+      builder, getLoc(), resultGradients[0], getPrediction(), getTarget());
+  return setGradients(
+      operandGradients,
+      {dprediction, NegOp::create(builder, getLoc(), dprediction)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -637,94 +668,101 @@ LogicalResult ConvOp::buildGradient(OpBuilder &builder,
                                     SmallVectorImpl<Value> &operandGradients) {
   Location loc = getLoc();
   Value dy = resultGradients[0];
-  Value dx = ConvGradInputOp::create(builder, loc, dy, getFilter(), getStridesAttr(),
-                                     getPadsAttr(), getDilationsAttr(), getGroupAttr(),
-                                     builder.getDenseI64ArrayAttr(
-                                         getInput().getType().getShape()));
-  Value dw = ConvGradFilterOp::create(builder, loc, dy, getInput(), getStridesAttr(),
-                                      getPadsAttr(), getDilationsAttr(), getGroupAttr(),
-                                      builder.getDenseI64ArrayAttr(
-                                          getFilter().getType().getShape()));
+  Value dx = ConvGradInputOp::create(
+      builder, loc, dy, getFilter(), getStridesAttr(), getPadsAttr(),
+      getDilationsAttr(), getGroupAttr(),
+      builder.getDenseI64ArrayAttr(getInput().getType().getShape()));
+  Value dw = ConvGradFilterOp::create(
+      builder, loc, dy, getInput(), getStridesAttr(), getPadsAttr(),
+      getDilationsAttr(), getGroupAttr(),
+      builder.getDenseI64ArrayAttr(getFilter().getType().getShape()));
   SmallVector<Value> grads = {dx, dw};
   if (getBias()) {
     // The bias is added to channel 1 of every output position.
     SmallVector<int64_t> axes = {0};
     for (int64_t d = 2; d < getType().getRank(); ++d)
       axes.push_back(d);
-    grads.push_back(ReduceSumOp::create(builder, loc, dy, axes, /*keepdims=*/false));
+    grads.push_back(
+        ReduceSumOp::create(builder, loc, dy, axes, /*keepdims=*/false));
   }
   return setGradients(operandGradients, grads);
 }
 
-LogicalResult MaxPoolOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+MaxPoolOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
   return setGradients(operandGradients,
-                      {MaxPoolGradOp::create(builder, getLoc(), resultGradients[0],
-                                             getInput(), getKernelShapeAttr(),
-                                             getStridesAttr(), getPadsAttr(),
-                                             getDilationsAttr(), getCeilModeAttr())});
+                      {MaxPoolGradOp::create(
+                          builder, getLoc(), resultGradients[0], getInput(),
+                          getKernelShapeAttr(), getStridesAttr(), getPadsAttr(),
+                          getDilationsAttr(), getCeilModeAttr())});
 }
 
-LogicalResult AvgPoolOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+AvgPoolOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
   return setGradients(
       operandGradients,
-      {AvgPoolGradOp::create(builder, getLoc(), resultGradients[0], getKernelShapeAttr(),
-                             getStridesAttr(), getPadsAttr(), getCountIncludePadAttr(),
-                             getCeilModeAttr(),
-                             builder.getDenseI64ArrayAttr(getInput().getType().getShape()))});
+      {AvgPoolGradOp::create(
+          builder, getLoc(), resultGradients[0], getKernelShapeAttr(),
+          getStridesAttr(), getPadsAttr(), getCountIncludePadAttr(),
+          getCeilModeAttr(),
+          builder.getDenseI64ArrayAttr(getInput().getType().getShape()))});
 }
 
-LogicalResult GlobalAvgPoolOp::buildGradient(OpBuilder &builder,
-                                             ArrayRef<Value> resultGradients,
-                                             SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+GlobalAvgPoolOp::buildGradient(OpBuilder &builder,
+                               ArrayRef<Value> resultGradients,
+                               SmallVectorImpl<Value> &operandGradients) {
   RankedTensorType input = getInput().getType();
   SmallVector<int64_t> spatial;
   for (int64_t d = 2; d < input.getRank(); ++d)
     spatial.push_back(d);
-  Value spread = ExpandOp::create(builder, getLoc(), resultGradients[0], input.getShape());
-  return setGradients(operandGradients, {scale(builder, getLoc(), spread,
-                                               1.0 / countOverAxes(input, spatial))});
+  Value spread =
+      ExpandOp::create(builder, getLoc(), resultGradients[0], input.getShape());
+  return setGradients(
+      operandGradients,
+      {scale(builder, getLoc(), spread, 1.0 / countOverAxes(input, spatial))});
 }
 
 //===----------------------------------------------------------------------===//
 // Backward helpers (second order)
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReluGradOp::buildGradient(OpBuilder &builder,
-                                        ArrayRef<Value> resultGradients,
-                                        SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+ReluGradOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                          SmallVectorImpl<Value> &operandGradients) {
   // Linear in the gradient; piecewise constant (zero derivative) in x.
-  return setGradients(operandGradients,
-                      {ReluGradOp::create(builder, getLoc(), resultGradients[0], getSaved()),
-                       Value()});
+  return setGradients(
+      operandGradients,
+      {ReluGradOp::create(builder, getLoc(), resultGradients[0], getSaved()),
+       Value()});
 }
 
-LogicalResult TanhGradOp::buildGradient(OpBuilder &builder,
-                                        ArrayRef<Value> resultGradients,
-                                        SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+TanhGradOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                          SmallVectorImpl<Value> &operandGradients) {
   // r = g (1 - y^2): dg = dr (1 - y^2), dy = -2 dr g y.
   Location loc = getLoc();
   Value dr = resultGradients[0];
-  Value dy = MulOp::create(builder, loc, MulOp::create(builder, loc, dr, getGrad()),
-                           getSaved());
+  Value dy = MulOp::create(
+      builder, loc, MulOp::create(builder, loc, dr, getGrad()), getSaved());
   return setGradients(operandGradients,
                       {TanhGradOp::create(builder, loc, dr, getSaved()),
                        scale(builder, loc, dy, -2.0)});
 }
 
-LogicalResult SigmoidGradOp::buildGradient(OpBuilder &builder,
-                                           ArrayRef<Value> resultGradients,
-                                           SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+SigmoidGradOp::buildGradient(OpBuilder &builder,
+                             ArrayRef<Value> resultGradients,
+                             SmallVectorImpl<Value> &operandGradients) {
   // r = g y (1 - y): dg = dr y (1 - y), dy = dr g (1 - 2y).
   Location loc = getLoc();
   Value dr = resultGradients[0], y = getSaved();
   Value oneMinusTwoY = AddOp::create(builder, loc, scale(builder, loc, y, -2.0),
                                      constantLike(builder, loc, y, 1.0));
-  Value dy = MulOp::create(builder, loc, MulOp::create(builder, loc, dr, getGrad()),
-                           oneMinusTwoY);
+  Value dy = MulOp::create(
+      builder, loc, MulOp::create(builder, loc, dr, getGrad()), oneMinusTwoY);
   return setGradients(operandGradients,
                       {SigmoidGradOp::create(builder, loc, dr, y), dy});
 }
@@ -734,17 +772,20 @@ LogicalResult GeluGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
   return unsupported(*this);
 }
 
-LogicalResult SoftmaxGradOp::buildGradient(OpBuilder &builder,
-                                           ArrayRef<Value> resultGradients,
-                                           SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+SoftmaxGradOp::buildGradient(OpBuilder &builder,
+                             ArrayRef<Value> resultGradients,
+                             SmallVectorImpl<Value> &operandGradients) {
   // r = s y (g - sum(g y)). Its Jacobian in g is symmetric, so dg is
   // softmax_grad again; in y: dy = s (dr (g - sum(g y)) - g sum(y dr)).
   Location loc = getLoc();
   Value dr = resultGradients[0], g = getGrad(), y = getOutput();
   SmallVector<int64_t> axis = {(int64_t)getAxis()};
-  Value gy = ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, g, y), axis,
-                                 /*keepdims=*/true);
-  Value ydr = ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, y, dr), axis,
+  Value gy =
+      ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, g, y), axis,
+                          /*keepdims=*/true);
+  Value ydr = ReduceSumOp::create(builder, loc,
+                                  MulOp::create(builder, loc, y, dr), axis,
                                   /*keepdims=*/true);
   Value dy = SubOp::create(
       builder, loc,
@@ -756,9 +797,10 @@ LogicalResult SoftmaxGradOp::buildGradient(OpBuilder &builder,
                        scale(builder, loc, dy, getScale().convertToDouble())});
 }
 
-LogicalResult LogSoftmaxGradOp::buildGradient(OpBuilder &builder,
-                                              ArrayRef<Value> resultGradients,
-                                              SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+LogSoftmaxGradOp::buildGradient(OpBuilder &builder,
+                                ArrayRef<Value> resultGradients,
+                                SmallVectorImpl<Value> &operandGradients) {
   // r = g - exp(y) sum(g): dg = dr - sum(exp(y) dr), dy = -exp(y) sum(g) dr.
   Location loc = getLoc();
   Value dr = resultGradients[0], g = getGrad();
@@ -766,10 +808,12 @@ LogicalResult LogSoftmaxGradOp::buildGradient(OpBuilder &builder,
   Value expY = ExpOp::create(builder, loc, getOutput());
   Value dg = SubOp::create(
       builder, loc, dr,
-      ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, expY, dr), axis,
+      ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, expY, dr),
+                          axis,
                           /*keepdims=*/true));
   Value sumG = ReduceSumOp::create(builder, loc, g, axis, /*keepdims=*/true);
-  Value dy = MulOp::create(builder, loc, MulOp::create(builder, loc, expY, sumG), dr);
+  Value dy =
+      MulOp::create(builder, loc, MulOp::create(builder, loc, expY, sumG), dr);
   return setGradients(operandGradients, {dg, NegOp::create(builder, loc, dy)});
 }
 
@@ -788,61 +832,72 @@ LogicalResult CrossEntropyGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
   return unsupported(*this);
 }
 
-LogicalResult MseLossGradOp::buildGradient(OpBuilder &builder,
-                                           ArrayRef<Value> resultGradients,
-                                           SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+MseLossGradOp::buildGradient(OpBuilder &builder,
+                             ArrayRef<Value> resultGradients,
+                             SmallVectorImpl<Value> &operandGradients) {
   // r = g * 2 (p - t) / N with a scalar g.
   Location loc = getLoc();
   Value dr = resultGradients[0];
   RankedTensorType prediction = getPrediction().getType();
-  double twoOverN = 2.0 / std::max<double>(1.0, (double)prediction.getNumElements());
+  double twoOverN =
+      2.0 / std::max<double>(1.0, (double)prediction.getNumElements());
   Value diff = SubOp::create(builder, loc, getPrediction(), getTarget());
-  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, prediction.getRank()));
-  Value dg = ReduceSumOp::create(builder, loc, MulOp::create(builder, loc, dr, diff), all,
+  SmallVector<int64_t> all =
+      llvm::to_vector(llvm::seq<int64_t>(0, prediction.getRank()));
+  Value dg = ReduceSumOp::create(builder, loc,
+                                 MulOp::create(builder, loc, dr, diff), all,
                                  /*keepdims=*/false);
   dg = reshapeTo(builder, loc, scale(builder, loc, dg, twoOverN),
                  getGrad().getType().getShape());
-  Value dp = scale(builder, loc, MulOp::create(builder, loc, dr, getGrad()), twoOverN);
-  return setGradients(operandGradients, {dg, dp, NegOp::create(builder, loc, dp)});
+  Value dp =
+      scale(builder, loc, MulOp::create(builder, loc, dr, getGrad()), twoOverN);
+  return setGradients(operandGradients,
+                      {dg, dp, NegOp::create(builder, loc, dp)});
 }
 
-LogicalResult TakeGradOp::buildGradient(OpBuilder &builder,
-                                        ArrayRef<Value> resultGradients,
-                                        SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+TakeGradOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                          SmallVectorImpl<Value> &operandGradients) {
   // A scatter-add is linear; its adjoint is the gather.
   return setGradients(operandGradients,
-                      {TakeOp::create(builder, getLoc(), resultGradients[0], getIndices(),
-                                      getAxisAttr()),
+                      {TakeOp::create(builder, getLoc(), resultGradients[0],
+                                      getIndices(), getAxisAttr()),
                        Value()});
 }
 
-LogicalResult ConvGradInputOp::buildGradient(OpBuilder &builder,
-                                             ArrayRef<Value> resultGradients,
-                                             SmallVectorImpl<Value> &operandGradients) {
-  // r = C_w^T g: dg = C_w dr = conv(dr, w); in w, <dr, C_w^T g> = <conv(dr, w), g>.
+LogicalResult
+ConvGradInputOp::buildGradient(OpBuilder &builder,
+                               ArrayRef<Value> resultGradients,
+                               SmallVectorImpl<Value> &operandGradients) {
+  // r = C_w^T g: dg = C_w dr = conv(dr, w); in w, <dr, C_w^T g> = <conv(dr, w),
+  // g>.
   Location loc = getLoc();
   Value dr = resultGradients[0];
-  Value dg = ConvOp::create(builder, loc, dr, getFilter(), Value(), getStridesAttr(),
-                            getPadsAttr(), getDilationsAttr(), getGroupAttr());
-  Value dw = ConvGradFilterOp::create(builder, loc, getGrad(), dr, getStridesAttr(),
-                                      getPadsAttr(), getDilationsAttr(), getGroupAttr(),
-                                      builder.getDenseI64ArrayAttr(
-                                          getFilter().getType().getShape()));
+  Value dg =
+      ConvOp::create(builder, loc, dr, getFilter(), Value(), getStridesAttr(),
+                     getPadsAttr(), getDilationsAttr(), getGroupAttr());
+  Value dw = ConvGradFilterOp::create(
+      builder, loc, getGrad(), dr, getStridesAttr(), getPadsAttr(),
+      getDilationsAttr(), getGroupAttr(),
+      builder.getDenseI64ArrayAttr(getFilter().getType().getShape()));
   return setGradients(operandGradients, {dg, dw});
 }
 
-LogicalResult ConvGradFilterOp::buildGradient(OpBuilder &builder,
-                                              ArrayRef<Value> resultGradients,
-                                              SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+ConvGradFilterOp::buildGradient(OpBuilder &builder,
+                                ArrayRef<Value> resultGradients,
+                                SmallVectorImpl<Value> &operandGradients) {
   // r = F_x^T g: dg = conv(x, dr); in x, <dr, F_x^T g> = <conv(x, dr), g>.
   Location loc = getLoc();
   Value dr = resultGradients[0];
-  Value dg = ConvOp::create(builder, loc, getInput(), dr, Value(), getStridesAttr(),
-                            getPadsAttr(), getDilationsAttr(), getGroupAttr());
-  Value dx = ConvGradInputOp::create(builder, loc, getGrad(), dr, getStridesAttr(),
-                                     getPadsAttr(), getDilationsAttr(), getGroupAttr(),
-                                     builder.getDenseI64ArrayAttr(
-                                         getInput().getType().getShape()));
+  Value dg =
+      ConvOp::create(builder, loc, getInput(), dr, Value(), getStridesAttr(),
+                     getPadsAttr(), getDilationsAttr(), getGroupAttr());
+  Value dx = ConvGradInputOp::create(
+      builder, loc, getGrad(), dr, getStridesAttr(), getPadsAttr(),
+      getDilationsAttr(), getGroupAttr(),
+      builder.getDenseI64ArrayAttr(getInput().getType().getShape()));
   return setGradients(operandGradients, {dg, dx});
 }
 
@@ -851,27 +906,29 @@ LogicalResult MaxPoolGradOp::buildGradient(OpBuilder &, ArrayRef<Value>,
   return unsupported(*this);
 }
 
-LogicalResult AvgPoolGradOp::buildGradient(OpBuilder &builder,
-                                           ArrayRef<Value> resultGradients,
-                                           SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+AvgPoolGradOp::buildGradient(OpBuilder &builder,
+                             ArrayRef<Value> resultGradients,
+                             SmallVectorImpl<Value> &operandGradients) {
   // Linear: the adjoint of the adjoint of avg_pool is avg_pool.
-  return setGradients(operandGradients,
-                      {AvgPoolOp::create(builder, getLoc(), resultGradients[0],
-                                         getKernelShapeAttr(), getStridesAttr(),
-                                         getPadsAttr(), getCountIncludePadAttr(),
-                                         getCeilModeAttr())});
+  return setGradients(
+      operandGradients,
+      {AvgPoolOp::create(builder, getLoc(), resultGradients[0],
+                         getKernelShapeAttr(), getStridesAttr(), getPadsAttr(),
+                         getCountIncludePadAttr(), getCeilModeAttr())});
 }
 
 //===----------------------------------------------------------------------===//
 // Optimizer updates
 //===----------------------------------------------------------------------===//
 
-LogicalResult SgdUpdateOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+SgdUpdateOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
   Value dr = resultGradients[0];
-  return setGradients(operandGradients,
-                      {dr, scale(builder, getLoc(), dr, -getLr().convertToDouble())});
+  return setGradients(
+      operandGradients,
+      {dr, scale(builder, getLoc(), dr, -getLr().convertToDouble())});
 }
 
 LogicalResult AdamUpdateOp::buildGradient(OpBuilder &, ArrayRef<Value>,
@@ -896,7 +953,8 @@ static LogicalResult nonlinearReduction(Operation *op, ReductionKind kind) {
 /// The gradient of a reducing collective that hands out parts of the result:
 /// the `mirror` collective of the result gradient, scaled 1/n for avg.
 static LogicalResult mirrorReduction(Operation *op, OpBuilder &builder,
-                                     ReductionKind kind, DeviceGroupsAttr groups,
+                                     ReductionKind kind,
+                                     DeviceGroupsAttr groups,
                                      SmallVectorImpl<Value> &operandGradients,
                                      llvm::function_ref<Value()> mirror) {
   if (!isLinearReduction(kind))
@@ -915,81 +973,83 @@ LogicalResult SendOp::buildGradient(OpBuilder &builder,
                                       getPlacement(getInput()))});
 }
 
-LogicalResult AllReduceOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+AllReduceOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
   // Every member's input reaches every member's output (scaled 1/n for avg).
   if (!isLinearReduction(getReduction()))
     return nonlinearReduction(*this, getReduction());
-  return setGradients(operandGradients,
-                      {AllReduceOp::create(builder, getLoc(), resultGradients[0],
-                                           getGroups(), getReduction())});
+  return setGradients(
+      operandGradients,
+      {AllReduceOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                           getReduction())});
 }
 
-LogicalResult AllGatherOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients,
-                      {ReduceScatterOp::create(builder, getLoc(), resultGradients[0],
-                                               getGroups(), getDimAttr(),
-                                               ReductionKindAttr::get(
-                                                   getContext(), ReductionKind::sum))});
+LogicalResult
+AllGatherOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(
+      operandGradients,
+      {ReduceScatterOp::create(
+          builder, getLoc(), resultGradients[0], getGroups(), getDimAttr(),
+          ReductionKindAttr::get(getContext(), ReductionKind::sum))});
 }
 
-LogicalResult ReduceScatterOp::buildGradient(OpBuilder &builder,
-                                             ArrayRef<Value> resultGradients,
-                                             SmallVectorImpl<Value> &operandGradients) {
-  return mirrorReduction(*this, builder, getReduction(), getGroups(), operandGradients,
-                         [&] {
-                           return AllGatherOp::create(builder, getLoc(),
-                                                      resultGradients[0], getGroups(),
-                                                      getDimAttr());
-                         });
+LogicalResult
+ReduceScatterOp::buildGradient(OpBuilder &builder,
+                               ArrayRef<Value> resultGradients,
+                               SmallVectorImpl<Value> &operandGradients) {
+  return mirrorReduction(
+      *this, builder, getReduction(), getGroups(), operandGradients, [&] {
+        return AllGatherOp::create(builder, getLoc(), resultGradients[0],
+                                   getGroups(), getDimAttr());
+      });
 }
 
-LogicalResult AllToAllOp::buildGradient(OpBuilder &builder,
-                                        ArrayRef<Value> resultGradients,
-                                        SmallVectorImpl<Value> &operandGradients) {
+LogicalResult
+AllToAllOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                          SmallVectorImpl<Value> &operandGradients) {
   // The exchange run backwards: split where it concatenated and vice versa.
-  return setGradients(operandGradients,
-                      {AllToAllOp::create(builder, getLoc(), resultGradients[0],
-                                          getGroups(), getConcatDimAttr(),
-                                          getSplitDimAttr())});
+  return setGradients(
+      operandGradients,
+      {AllToAllOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                          getConcatDimAttr(), getSplitDimAttr())});
 }
 
-LogicalResult BroadcastOp::buildGradient(OpBuilder &builder,
-                                         ArrayRef<Value> resultGradients,
-                                         SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients,
-                      {ReduceOp::create(builder, getLoc(), resultGradients[0], getGroups(),
-                                        getRootAttr(),
-                                        ReductionKindAttr::get(getContext(),
-                                                               ReductionKind::sum))});
+LogicalResult
+BroadcastOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                           SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(
+      operandGradients,
+      {ReduceOp::create(
+          builder, getLoc(), resultGradients[0], getGroups(), getRootAttr(),
+          ReductionKindAttr::get(getContext(), ReductionKind::sum))});
 }
 
-LogicalResult ReduceOp::buildGradient(OpBuilder &builder,
-                                      ArrayRef<Value> resultGradients,
-                                      SmallVectorImpl<Value> &operandGradients) {
-  return mirrorReduction(*this, builder, getReduction(), getGroups(), operandGradients,
-                         [&] {
-                           return BroadcastOp::create(builder, getLoc(),
-                                                      resultGradients[0], getGroups(),
-                                                      getRootAttr());
-                         });
+LogicalResult
+ReduceOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                        SmallVectorImpl<Value> &operandGradients) {
+  return mirrorReduction(
+      *this, builder, getReduction(), getGroups(), operandGradients, [&] {
+        return BroadcastOp::create(builder, getLoc(), resultGradients[0],
+                                   getGroups(), getRootAttr());
+      });
 }
 
-LogicalResult ScatterOp::buildGradient(OpBuilder &builder,
-                                       ArrayRef<Value> resultGradients,
-                                       SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients,
-                      {GatherOp::create(builder, getLoc(), resultGradients[0], getGroups(),
-                                        getRootAttr(), getDimAttr())});
+LogicalResult
+ScatterOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                         SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(
+      operandGradients,
+      {GatherOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                        getRootAttr(), getDimAttr())});
 }
 
-LogicalResult GatherOp::buildGradient(OpBuilder &builder,
-                                      ArrayRef<Value> resultGradients,
-                                      SmallVectorImpl<Value> &operandGradients) {
-  return setGradients(operandGradients,
-                      {ScatterOp::create(builder, getLoc(), resultGradients[0], getGroups(),
-                                         getRootAttr(), getDimAttr())});
+LogicalResult
+GatherOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
+                        SmallVectorImpl<Value> &operandGradients) {
+  return setGradients(
+      operandGradients,
+      {ScatterOp::create(builder, getLoc(), resultGradients[0], getGroups(),
+                         getRootAttr(), getDimAttr())});
 }

@@ -36,14 +36,15 @@ k::GeluApproximation toKernel(GeluApproximation approximation) {
                                                   : k::GeluApproximation::None;
 }
 
-k::CrossEntropyOptions getCrossEntropyOptions(uint64_t classAxis,
-                                              LossReduction reduction,
-                                              std::optional<uint64_t> ignoreIndex) {
+k::CrossEntropyOptions
+getCrossEntropyOptions(uint64_t classAxis, LossReduction reduction,
+                       std::optional<uint64_t> ignoreIndex) {
   k::CrossEntropyOptions options;
   options.classAxis = toSigned(classAxis);
-  options.reduction = reduction == LossReduction::sum    ? k::LossReduction::Sum
-                      : reduction == LossReduction::none ? k::LossReduction::None
-                                                         : k::LossReduction::Mean;
+  options.reduction = reduction == LossReduction::sum ? k::LossReduction::Sum
+                      : reduction == LossReduction::none
+                          ? k::LossReduction::None
+                          : k::LossReduction::Mean;
   if (ignoreIndex)
     options.ignoreIndex = toSigned(*ignoreIndex);
   return options;
@@ -112,8 +113,8 @@ DIST_BINARY_EXECUTE(SigmoidGradOp, k::sigmoidGrad)
 
 LogicalResult WhereOp::execute(ArrayRef<const HostTensor *> operands,
                                ArrayRef<HostTensor *> results) {
-  return report(*this,
-                k::where(*operands[0], *operands[1], *operands[2], *results[0]));
+  return report(
+      *this, k::where(*operands[0], *operands[1], *operands[2], *results[0]));
 }
 
 #define DIST_UNARY_EXECUTE(OP, KERNEL)                                         \
@@ -142,8 +143,9 @@ LogicalResult GeluOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult SoftmaxOp::execute(ArrayRef<const HostTensor *> operands,
                                  ArrayRef<HostTensor *> results) {
-  return report(*this, k::softmax(*operands[0], toSigned(getAxis()), getCausal(),
-                                  getScale().convertToDouble(), *results[0]));
+  return report(*this,
+                k::softmax(*operands[0], toSigned(getAxis()), getCausal(),
+                           getScale().convertToDouble(), *results[0]));
 }
 
 LogicalResult LogSoftmaxOp::execute(ArrayRef<const HostTensor *> operands,
@@ -154,16 +156,18 @@ LogicalResult LogSoftmaxOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult LayerNormOp::execute(ArrayRef<const HostTensor *> operands,
                                    ArrayRef<HostTensor *> results) {
-  return report(*this, k::layerNorm(*operands[0], *operands[1], operands[2],
-                                    toSigned(getAxis()),
-                                    getEpsilon().convertToDouble(), *results[0]));
+  return report(*this,
+                k::layerNorm(*operands[0], *operands[1], operands[2],
+                             toSigned(getAxis()),
+                             getEpsilon().convertToDouble(), *results[0]));
 }
 
 LogicalResult BatchNormOp::execute(ArrayRef<const HostTensor *> operands,
                                    ArrayRef<HostTensor *> results) {
-  return report(*this, k::batchNorm(*operands[0], *operands[1], *operands[2],
-                                    *operands[3], *operands[4],
-                                    getEpsilon().convertToDouble(), *results[0]));
+  return report(*this,
+                k::batchNorm(*operands[0], *operands[1], *operands[2],
+                             *operands[3], *operands[4],
+                             getEpsilon().convertToDouble(), *results[0]));
 }
 
 LogicalResult TransposeOp::execute(ArrayRef<const HostTensor *> operands,
@@ -182,8 +186,9 @@ LogicalResult ReshapeOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult ConcatOp::execute(ArrayRef<const HostTensor *> operands,
                                 ArrayRef<HostTensor *> results) {
-  return report(*this, k::concat(k::TensorList(operands.begin(), operands.end()),
-                                 toSigned(getAxis()), *results[0]));
+  return report(*this,
+                k::concat(k::TensorList(operands.begin(), operands.end()),
+                          toSigned(getAxis()), *results[0]));
 }
 
 LogicalResult SliceOp::execute(ArrayRef<const HostTensor *> operands,
@@ -195,15 +200,16 @@ LogicalResult SliceOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult SplitOp::execute(ArrayRef<const HostTensor *> operands,
                                ArrayRef<HostTensor *> results) {
-  return report(*this, k::split(*operands[0], toSigned(getAxis()),
-                                toShape(getSizes()),
-                                k::ResultList(results.begin(), results.end())));
+  return report(*this,
+                k::split(*operands[0], toSigned(getAxis()), toShape(getSizes()),
+                         k::ResultList(results.begin(), results.end())));
 }
 
 LogicalResult PadOp::execute(ArrayRef<const HostTensor *> operands,
                              ArrayRef<HostTensor *> results) {
-  return report(*this, k::pad(*operands[0], toShape(getLow()), toShape(getHigh()),
-                              toShape(getInterior()), *results[0]));
+  return report(*this,
+                k::pad(*operands[0], toShape(getLow()), toShape(getHigh()),
+                       toShape(getInterior()), *results[0]));
 }
 
 LogicalResult TakeOp::execute(ArrayRef<const HostTensor *> operands,
@@ -214,7 +220,8 @@ LogicalResult TakeOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult ExpandOp::execute(ArrayRef<const HostTensor *> operands,
                                 ArrayRef<HostTensor *> results) {
-  return report(*this, k::expand(*operands[0], toShape(getShape()), *results[0]));
+  return report(*this,
+                k::expand(*operands[0], toShape(getShape()), *results[0]));
 }
 
 LogicalResult ReduceSumOp::execute(ArrayRef<const HostTensor *> operands,
@@ -231,12 +238,12 @@ LogicalResult ReduceMeanOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult CrossEntropyOp::execute(ArrayRef<const HostTensor *> operands,
                                       ArrayRef<HostTensor *> results) {
-  return report(*this, k::crossEntropy(*operands[0], *operands[1],
-                                       optionalOperand(operands, 2),
-                                       getCrossEntropyOptions(getClassAxis(),
-                                                              getReduction(),
-                                                              getIgnoreIndex()),
-                                       *results[0]));
+  return report(
+      *this,
+      k::crossEntropy(*operands[0], *operands[1], optionalOperand(operands, 2),
+                      getCrossEntropyOptions(getClassAxis(), getReduction(),
+                                             getIgnoreIndex()),
+                      *results[0]));
 }
 
 LogicalResult MseLossOp::execute(ArrayRef<const HostTensor *> operands,
@@ -285,9 +292,9 @@ LogicalResult GeluGradOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult SoftmaxGradOp::execute(ArrayRef<const HostTensor *> operands,
                                      ArrayRef<HostTensor *> results) {
-  return report(*this, k::softmaxGrad(*operands[0], *operands[1],
-                                      toSigned(getAxis()),
-                                      getScale().convertToDouble(), *results[0]));
+  return report(*this,
+                k::softmaxGrad(*operands[0], *operands[1], toSigned(getAxis()),
+                               getScale().convertToDouble(), *results[0]));
 }
 
 LogicalResult LogSoftmaxGradOp::execute(ArrayRef<const HostTensor *> operands,
@@ -298,28 +305,30 @@ LogicalResult LogSoftmaxGradOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult LayerNormGradOp::execute(ArrayRef<const HostTensor *> operands,
                                        ArrayRef<HostTensor *> results) {
-  return report(*this, k::layerNormGrad(*operands[0], *operands[1], *operands[2],
-                                        toSigned(getAxis()),
+  return report(*this, k::layerNormGrad(*operands[0], *operands[1],
+                                        *operands[2], toSigned(getAxis()),
                                         getEpsilon().convertToDouble(),
                                         *results[0], *results[1], *results[2]));
 }
 
 LogicalResult BatchNormGradOp::execute(ArrayRef<const HostTensor *> operands,
                                        ArrayRef<HostTensor *> results) {
-  return report(*this, k::batchNormGrad(*operands[0], *operands[1], *operands[2],
-                                        *operands[3], *operands[4],
-                                        getEpsilon().convertToDouble(),
-                                        *results[0], *results[1], *results[2]));
+  return report(*this,
+                k::batchNormGrad(*operands[0], *operands[1], *operands[2],
+                                 *operands[3], *operands[4],
+                                 getEpsilon().convertToDouble(), *results[0],
+                                 *results[1], *results[2]));
 }
 
 LogicalResult CrossEntropyGradOp::execute(ArrayRef<const HostTensor *> operands,
                                           ArrayRef<HostTensor *> results) {
-  return report(*this, k::crossEntropyGrad(
-                           *operands[0], *operands[1], *operands[2],
-                           optionalOperand(operands, 3),
-                           getCrossEntropyOptions(getClassAxis(), getReduction(),
-                                                  getIgnoreIndex()),
-                           *results[0]));
+  return report(
+      *this,
+      k::crossEntropyGrad(*operands[0], *operands[1], *operands[2],
+                          optionalOperand(operands, 3),
+                          getCrossEntropyOptions(getClassAxis(), getReduction(),
+                                                 getIgnoreIndex()),
+                          *results[0]));
 }
 
 LogicalResult MseLossGradOp::execute(ArrayRef<const HostTensor *> operands,
@@ -330,9 +339,9 @@ LogicalResult MseLossGradOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult TakeGradOp::execute(ArrayRef<const HostTensor *> operands,
                                   ArrayRef<HostTensor *> results) {
-  return report(*this, k::takeGrad(*operands[0], *operands[1],
-                                   toSigned(getAxis()), toSigned(getDimSize()),
-                                   *results[0]));
+  return report(*this,
+                k::takeGrad(*operands[0], *operands[1], toSigned(getAxis()),
+                            toSigned(getDimSize()), *results[0]));
 }
 
 LogicalResult ConvGradInputOp::execute(ArrayRef<const HostTensor *> operands,
@@ -344,16 +353,17 @@ LogicalResult ConvGradInputOp::execute(ArrayRef<const HostTensor *> operands,
 
 LogicalResult ConvGradFilterOp::execute(ArrayRef<const HostTensor *> operands,
                                         ArrayRef<HostTensor *> results) {
-  return report(*this, k::convGradFilter(*operands[0], *operands[1],
-                                         getConvOptions(*this),
-                                         toShape(getFilterShape()), *results[0]));
+  return report(*this, k::convGradFilter(
+                           *operands[0], *operands[1], getConvOptions(*this),
+                           toShape(getFilterShape()), *results[0]));
 }
 
 LogicalResult MaxPoolGradOp::execute(ArrayRef<const HostTensor *> operands,
                                      ArrayRef<HostTensor *> results) {
-  return report(*this, k::maxPoolGrad(*operands[0], *operands[1],
-                                      getPoolOptions(*this, getDilations(), false),
-                                      *results[0]));
+  return report(*this,
+                k::maxPoolGrad(*operands[0], *operands[1],
+                               getPoolOptions(*this, getDilations(), false),
+                               *results[0]));
 }
 
 LogicalResult AvgPoolGradOp::execute(ArrayRef<const HostTensor *> operands,

@@ -86,8 +86,8 @@ LogicalResult mlir::dist::verifySamePlacement(Operation *op) {
            << " is " << (devices ? "placed" : "unplaced");
     else
       diag << "needs all operands and results on one device set, but " << what
-           << " #" << index << " is on " << devices << " while earlier values are on "
-           << *common;
+           << " #" << index << " is on " << devices
+           << " while earlier values are on " << *common;
     return diag;
   };
   for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
@@ -105,8 +105,7 @@ struct Inference {
   std::optional<Location> loc;
   StringRef opName;
 
-  template <typename... Args>
-  LogicalResult error(Args &&...args) const {
+  template <typename... Args> LogicalResult error(Args &&...args) const {
     return emitOptionalError(loc, "'", opName, "' op ",
                              std::forward<Args>(args)...);
   }
@@ -134,8 +133,9 @@ static FailureOr<int64_t> normalizeAxis(const Inference &inf, int64_t axis,
 }
 
 /// NumPy broadcasting of two shapes (aligned on the right).
-static FailureOr<SmallVector<int64_t>>
-broadcastShapes(const Inference &inf, ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+static FailureOr<SmallVector<int64_t>> broadcastShapes(const Inference &inf,
+                                                       ArrayRef<int64_t> a,
+                                                       ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());
   SmallVector<int64_t> result(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -154,8 +154,8 @@ broadcastShapes(const Inference &inf, ArrayRef<int64_t> a, ArrayRef<int64_t> b) 
     else
       return inf.error("cannot broadcast shapes [",
                        llvm::make_range(a.begin(), a.end()), "] and [",
-                       llvm::make_range(b.begin(), b.end()), "]: dimension ",
-                       i, " is ", da, " vs ", db);
+                       llvm::make_range(b.begin(), b.end()), "]: dimension ", i,
+                       " is ", da, " vs ", db);
   }
   return result;
 }
@@ -191,9 +191,9 @@ static double numElements(Type type) {
   return tensor.hasStaticShape() ? (double)tensor.getNumElements() : 0.0;
 }
 
-#define INFER_CONTEXT(OP)                                                     \
-  Inference inf{location, OP::getOperationName()};                            \
-  (void)inf;                                                                  \
+#define INFER_CONTEXT(OP)                                                      \
+  Inference inf{location, OP::getOperationName()};                             \
+  (void)inf;                                                                   \
   (void)context
 
 //===----------------------------------------------------------------------===//
@@ -207,11 +207,9 @@ struct MatmulDims {
 };
 } // namespace
 
-static FailureOr<MatmulDims> getMatmulDims(const Inference &inf,
-                                           RankedTensorType lhs,
-                                           RankedTensorType rhs, bool transA,
-                                           bool transB,
-                                           SmallVectorImpl<int64_t> *resultShape) {
+static FailureOr<MatmulDims>
+getMatmulDims(const Inference &inf, RankedTensorType lhs, RankedTensorType rhs,
+              bool transA, bool transB, SmallVectorImpl<int64_t> *resultShape) {
   if (lhs.getRank() == 0 || rhs.getRank() == 0)
     return inf.error("operands must have rank >= 1");
   if ((transA && lhs.getRank() < 2) || (transB && rhs.getRank() < 2))
@@ -298,17 +296,14 @@ static LogicalResult inferBinary(const Inference &inf, Value lhs, Value rhs,
   return success();
 }
 
-#define DEFINE_BINARY(OP, FLOPS_PER_ELEMENT)                                  \
-  LogicalResult OP::inferReturnTypes(MLIRContext *context,                   \
-                                     std::optional<Location> location,       \
-                                     Adaptor adaptor,                        \
-                                     SmallVectorImpl<Type> &types) {         \
-    INFER_CONTEXT(OP);                                                        \
-    return inferBinary(inf, adaptor.getLhs(), adaptor.getRhs(), types);      \
-  }                                                                           \
-  double OP::getFlops() {                                                     \
-    return FLOPS_PER_ELEMENT * numElements(getType());                        \
-  }
+#define DEFINE_BINARY(OP, FLOPS_PER_ELEMENT)                                   \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
+      SmallVectorImpl<Type> &types) {                                          \
+    INFER_CONTEXT(OP);                                                         \
+    return inferBinary(inf, adaptor.getLhs(), adaptor.getRhs(), types);        \
+  }                                                                            \
+  double OP::getFlops() { return FLOPS_PER_ELEMENT * numElements(getType()); }
 DEFINE_BINARY(AddOp, 1)
 DEFINE_BINARY(SubOp, 1)
 DEFINE_BINARY(MulOp, 1)
@@ -322,13 +317,16 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
                                         SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(WhereOp);
   auto c = tensorOf(adaptor.getCondition());
-  auto t = tensorOf(adaptor.getTrueValue()), f = tensorOf(adaptor.getFalseValue());
+  auto t = tensorOf(adaptor.getTrueValue()),
+       f = tensorOf(adaptor.getFalseValue());
   if (failed(sameElementType(inf, t, f, "true and false values")))
     return failure();
-  FailureOr<SmallVector<int64_t>> tf = broadcastShapes(inf, t.getShape(), f.getShape());
+  FailureOr<SmallVector<int64_t>> tf =
+      broadcastShapes(inf, t.getShape(), f.getShape());
   if (failed(tf))
     return failure();
-  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(inf, c.getShape(), *tf);
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(inf, c.getShape(), *tf);
   if (failed(shape))
     return failure();
   types.push_back(makeTensor(*shape, t.getElementType(), t.getEncoding()));
@@ -339,18 +337,15 @@ double WhereOp::getFlops() { return numElements(getType()); }
 // FLOPs per element of the unary functions: one for arithmetic, a handful for
 // transcendental functions as they are evaluated by polynomial kernels (these
 // ops are memory-bound, so the count only matters for reports).
-#define DEFINE_UNARY(OP, FLOPS_PER_ELEMENT)                                   \
-  LogicalResult OP::inferReturnTypes(MLIRContext *context,                   \
-                                     std::optional<Location> location,       \
-                                     Adaptor adaptor,                        \
-                                     SmallVectorImpl<Type> &types) {         \
-    INFER_CONTEXT(OP);                                                        \
-    types.push_back(adaptor.getInput().getType());                            \
-    return success();                                                         \
-  }                                                                           \
-  double OP::getFlops() {                                                     \
-    return FLOPS_PER_ELEMENT * numElements(getType());                        \
-  }
+#define DEFINE_UNARY(OP, FLOPS_PER_ELEMENT)                                    \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
+      SmallVectorImpl<Type> &types) {                                          \
+    INFER_CONTEXT(OP);                                                         \
+    types.push_back(adaptor.getInput().getType());                             \
+    return success();                                                          \
+  }                                                                            \
+  double OP::getFlops() { return FLOPS_PER_ELEMENT * numElements(getType()); }
 DEFINE_UNARY(NegOp, 1)
 DEFINE_UNARY(ExpOp, 4)
 DEFINE_UNARY(LogOp, 4)
@@ -367,7 +362,8 @@ DEFINE_UNARY(DropoutOp, 0)
 /// Gradients of activations: the result has the gradient's type, and the
 /// saved tensor (input or output of the forward op) its shape.
 static LogicalResult inferSameAsGrad(const Inference &inf, Value grad,
-                                     Value saved, SmallVectorImpl<Type> &types) {
+                                     Value saved,
+                                     SmallVectorImpl<Type> &types) {
   auto g = tensorOf(grad), s = tensorOf(saved);
   if (failed(sameElementType(inf, g, s, "gradient and saved value")) ||
       failed(sameShape(inf, g, s, "gradient and saved value")))
@@ -376,17 +372,14 @@ static LogicalResult inferSameAsGrad(const Inference &inf, Value grad,
   return success();
 }
 
-#define DEFINE_ACTIVATION_GRAD(OP, SAVED, FLOPS_PER_ELEMENT)                  \
-  LogicalResult OP::inferReturnTypes(MLIRContext *context,                   \
-                                     std::optional<Location> location,       \
-                                     Adaptor adaptor,                        \
-                                     SmallVectorImpl<Type> &types) {         \
-    INFER_CONTEXT(OP);                                                        \
-    return inferSameAsGrad(inf, adaptor.getGrad(), adaptor.SAVED(), types);  \
-  }                                                                           \
-  double OP::getFlops() {                                                     \
-    return FLOPS_PER_ELEMENT * numElements(getType());                        \
-  }
+#define DEFINE_ACTIVATION_GRAD(OP, SAVED, FLOPS_PER_ELEMENT)                   \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
+      SmallVectorImpl<Type> &types) {                                          \
+    INFER_CONTEXT(OP);                                                         \
+    return inferSameAsGrad(inf, adaptor.getGrad(), adaptor.SAVED(), types);    \
+  }                                                                            \
+  double OP::getFlops() { return FLOPS_PER_ELEMENT * numElements(getType()); }
 DEFINE_ACTIVATION_GRAD(ReluGradOp, getSaved, 1)
 DEFINE_ACTIVATION_GRAD(TanhGradOp, getSaved, 3)
 DEFINE_ACTIVATION_GRAD(SigmoidGradOp, getSaved, 3)
@@ -428,19 +421,18 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *context,
 }
 double LogSoftmaxOp::getFlops() { return 5 * numElements(getType()); }
 
-#define DEFINE_SOFTMAX_GRAD(OP)                                               \
-  LogicalResult OP::inferReturnTypes(MLIRContext *context,                   \
-                                     std::optional<Location> location,       \
-                                     Adaptor adaptor,                        \
-                                     SmallVectorImpl<Type> &types) {         \
-    INFER_CONTEXT(OP);                                                        \
-    auto output = tensorOf(adaptor.getOutput());                              \
-    if (failed(normalizeAxis(inf, (int64_t)adaptor.getAxis(),                 \
-                             output.getRank())))                              \
-      return failure();                                                       \
-    return inferSameAsGrad(inf, adaptor.getGrad(), adaptor.getOutput(),       \
-                           types);                                            \
-  }                                                                           \
+#define DEFINE_SOFTMAX_GRAD(OP)                                                \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
+      SmallVectorImpl<Type> &types) {                                          \
+    INFER_CONTEXT(OP);                                                         \
+    auto output = tensorOf(adaptor.getOutput());                               \
+    if (failed(                                                                \
+            normalizeAxis(inf, (int64_t)adaptor.getAxis(), output.getRank()))) \
+      return failure();                                                        \
+    return inferSameAsGrad(inf, adaptor.getGrad(), adaptor.getOutput(),        \
+                           types);                                             \
+  }                                                                            \
   double OP::getFlops() { return 4 * numElements(getType()); }
 DEFINE_SOFTMAX_GRAD(SoftmaxGradOp)
 DEFINE_SOFTMAX_GRAD(LogSoftmaxGradOp)
@@ -481,10 +473,9 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *context,
 }
 double LayerNormOp::getFlops() { return 8 * numElements(getType()); }
 
-LogicalResult LayerNormGradOp::inferReturnTypes(MLIRContext *context,
-                                                std::optional<Location> location,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LogicalResult LayerNormGradOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(LayerNormGradOp);
   auto input = tensorOf(adaptor.getInput());
   if (failed(checkLayerNormParams(inf, input, (int64_t)adaptor.getAxis(),
@@ -533,15 +524,14 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *context,
 }
 double BatchNormOp::getFlops() { return 2 * numElements(getType()); }
 
-LogicalResult BatchNormGradOp::inferReturnTypes(MLIRContext *context,
-                                                std::optional<Location> location,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LogicalResult BatchNormGradOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(BatchNormGradOp);
   auto input = tensorOf(adaptor.getInput());
-  if (failed(checkBatchNormParams(inf, input,
-                                  {adaptor.getScale(), adaptor.getMean(),
-                                   adaptor.getVariance()})) ||
+  if (failed(checkBatchNormParams(
+          inf, input,
+          {adaptor.getScale(), adaptor.getMean(), adaptor.getVariance()})) ||
       failed(sameShape(inf, tensorOf(adaptor.getGrad()), input,
                        "gradient and input")))
     return failure();
@@ -571,12 +561,14 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *context,
   SmallVector<int64_t> shape;
   for (int64_t p : perm) {
     if (p < 0 || p >= input.getRank() || seen[p])
-      return inf.error("permutation [", llvm::make_range(perm.begin(), perm.end()),
+      return inf.error("permutation [",
+                       llvm::make_range(perm.begin(), perm.end()),
                        "] is not a permutation of 0..", input.getRank() - 1);
     seen[p] = true;
     shape.push_back(input.getDimSize(p));
   }
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double TransposeOp::getFlops() { return 0; }
@@ -614,7 +606,8 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *context,
   } else if (count >= 0 && count != known) {
     return inf.error("cannot reshape ", count, " elements into ", known);
   }
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double ReshapeOp::getFlops() { return 0; }
@@ -641,7 +634,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *context,
     if (failed(sameElementType(inf, first, type, "inputs")))
       return failure();
     if (type.getRank() != first.getRank())
-      return inf.error("inputs must have the same rank, got ", first, " and ", type);
+      return inf.error("inputs must have the same rank, got ", first, " and ",
+                       type);
     for (int64_t d = 0; d < type.getRank(); ++d) {
       int64_t size = type.getDimSize(d);
       if (d == *axis) {
@@ -656,7 +650,8 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *context,
       }
     }
   }
-  types.push_back(makeTensor(shape, first.getElementType(), first.getEncoding()));
+  types.push_back(
+      makeTensor(shape, first.getElementType(), first.getEncoding()));
   return success();
 }
 double ConcatOp::getFlops() { return 0; }
@@ -683,16 +678,20 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
     if (stride > 0) {
       if (start < 0 || limit < start || (known && limit > size))
         return inf.error("slice [", start, ":", limit, ":", stride,
-                         "] is out of bounds for dimension ", d, " of size ", size);
+                         "] is out of bounds for dimension ", d, " of size ",
+                         size);
       shape.push_back((limit - start + stride - 1) / stride);
     } else {
-      if (limit < -1 || limit > start || (known && start >= size && start != limit))
+      if (limit < -1 || limit > start ||
+          (known && start >= size && start != limit))
         return inf.error("slice [", start, ":", limit, ":", stride,
-                         "] is out of bounds for dimension ", d, " of size ", size);
+                         "] is out of bounds for dimension ", d, " of size ",
+                         size);
       shape.push_back((start - limit + (-stride) - 1) / (-stride));
     }
   }
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double SliceOp::getFlops() { return 0; }
@@ -720,7 +719,8 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *context,
   for (int64_t size : adaptor.getSizes()) {
     SmallVector<int64_t> shape(input.getShape());
     shape[*axis] = size;
-    types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+    types.push_back(
+        makeTensor(shape, input.getElementType(), input.getEncoding()));
   }
   return success();
 }
@@ -743,11 +743,13 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *context,
     if (low[d] < 0 || high[d] < 0 || interior[d] < 0)
       return inf.error("padding amounts must be non-negative");
     int64_t size = input.getDimSize(d);
-    shape.push_back(isDynamic(size) ? ShapedType::kDynamic
-                                    : low[d] + high[d] + size +
-                                          std::max<int64_t>(size - 1, 0) * interior[d]);
+    shape.push_back(isDynamic(size)
+                        ? ShapedType::kDynamic
+                        : low[d] + high[d] + size +
+                              std::max<int64_t>(size - 1, 0) * interior[d]);
   }
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double PadOp::getFlops() { return 0; }
@@ -766,7 +768,8 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *context,
   SmallVector<int64_t> shape(input.getShape().take_front(*axis));
   llvm::append_range(shape, indices.getShape());
   llvm::append_range(shape, input.getShape().drop_front(*axis + 1));
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double TakeOp::getFlops() { return 0; }
@@ -799,7 +802,8 @@ LogicalResult TakeGradOp::inferReturnTypes(MLIRContext *context,
                      indices);
   SmallVector<int64_t> shape(grad.getShape().take_front(*axis));
   shape.push_back((int64_t)adaptor.getDimSize());
-  llvm::append_range(shape, grad.getShape().drop_front(*axis + indices.getRank()));
+  llvm::append_range(shape,
+                     grad.getShape().drop_front(*axis + indices.getRank()));
   types.push_back(makeTensor(shape, grad.getElementType(), grad.getEncoding()));
   return success();
 }
@@ -818,7 +822,8 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *context,
       broadcastShapes(inf, input.getShape(), adaptor.getShape());
   if (failed(shape))
     return failure();
-  types.push_back(makeTensor(*shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double ExpandOp::getFlops() { return 0; }
@@ -847,19 +852,19 @@ static LogicalResult inferReduce(const Inference &inf, Value inputValue,
     else if (keepdims)
       shape.push_back(1);
   }
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 
-#define DEFINE_REDUCE(OP)                                                     \
-  LogicalResult OP::inferReturnTypes(MLIRContext *context,                   \
-                                     std::optional<Location> location,       \
-                                     Adaptor adaptor,                        \
-                                     SmallVectorImpl<Type> &types) {         \
-    INFER_CONTEXT(OP);                                                        \
-    return inferReduce(inf, adaptor.getInput(), adaptor.getAxes(),            \
-                       adaptor.getKeepdims(), types);                         \
-  }                                                                           \
+#define DEFINE_REDUCE(OP)                                                      \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
+      SmallVectorImpl<Type> &types) {                                          \
+    INFER_CONTEXT(OP);                                                         \
+    return inferReduce(inf, adaptor.getInput(), adaptor.getAxes(),             \
+                       adaptor.getKeepdims(), types);                          \
+  }                                                                            \
   double OP::getFlops() { return numElements(getInput().getType()); }
 DEFINE_REDUCE(ReduceSumOp)
 DEFINE_REDUCE(ReduceMeanOp)
@@ -870,7 +875,8 @@ DEFINE_REDUCE(ReduceMeanOp)
 static FailureOr<SmallVector<int64_t>>
 checkCrossEntropy(const Inference &inf, RankedTensorType logits,
                   RankedTensorType labels, Value weights, int64_t rawAxis) {
-  FailureOr<int64_t> axis = normalizeAxis(inf, rawAxis, logits.getRank(), "class_axis");
+  FailureOr<int64_t> axis =
+      normalizeAxis(inf, rawAxis, logits.getRank(), "class_axis");
   if (failed(axis))
     return failure();
   SmallVector<int64_t> samples(logits.getShape());
@@ -902,10 +908,13 @@ LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *context,
   SmallVector<int64_t> shape;
   if (adaptor.getReduction() == LossReduction::none)
     shape = *samples;
-  types.push_back(makeTensor(shape, logits.getElementType(), logits.getEncoding()));
+  types.push_back(
+      makeTensor(shape, logits.getElementType(), logits.getEncoding()));
   return success();
 }
-double CrossEntropyOp::getFlops() { return 6 * numElements(getLogits().getType()); }
+double CrossEntropyOp::getFlops() {
+  return 6 * numElements(getLogits().getType());
+}
 
 LogicalResult CrossEntropyGradOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
@@ -937,14 +946,17 @@ LogicalResult MseLossOp::inferReturnTypes(MLIRContext *context,
   INFER_CONTEXT(MseLossOp);
   auto prediction = tensorOf(adaptor.getPrediction());
   auto target = tensorOf(adaptor.getTarget());
-  if (failed(sameElementType(inf, prediction, target, "prediction and target")) ||
+  if (failed(
+          sameElementType(inf, prediction, target, "prediction and target")) ||
       failed(sameShape(inf, prediction, target, "prediction and target")))
     return failure();
-  types.push_back(makeTensor({}, prediction.getElementType(),
-                             prediction.getEncoding()));
+  types.push_back(
+      makeTensor({}, prediction.getElementType(), prediction.getEncoding()));
   return success();
 }
-double MseLossOp::getFlops() { return 3 * numElements(getPrediction().getType()); }
+double MseLossOp::getFlops() {
+  return 3 * numElements(getPrediction().getType());
+}
 
 LogicalResult MseLossGradOp::inferReturnTypes(MLIRContext *context,
                                               std::optional<Location> location,
@@ -987,7 +999,8 @@ LogicalResult ConstantOp::inferReturnTypes(
   Adaptor adaptor(operands, attributes, properties, regions);
   auto valueType = dyn_cast<RankedTensorType>(adaptor.getValue().getType());
   if (!valueType)
-    return emitOptionalError(location, "'dist.constant' op value must be a ranked tensor");
+    return emitOptionalError(
+        location, "'dist.constant' op value must be a ranked tensor");
   types.push_back(makeTensor(valueType.getShape(), valueType.getElementType(),
                              adaptor.getDevicesAttr()));
   return success();
@@ -1038,12 +1051,13 @@ struct WindowAttrs {
 } // namespace
 
 /// Spatial output sizes of a sliding window over `input` (N x C x spatial).
-static FailureOr<SmallVector<int64_t>>
-windowOutput(const Inference &inf, RankedTensorType input, const WindowAttrs &w) {
+static FailureOr<SmallVector<int64_t>> windowOutput(const Inference &inf,
+                                                    RankedTensorType input,
+                                                    const WindowAttrs &w) {
   int64_t k = input.getRank() - 2;
   if (k < 1)
-    return inf.error("input must have rank >= 3 (batch, channels, spatial...), got ",
-                     input);
+    return inf.error(
+        "input must have rank >= 3 (batch, channels, spatial...), got ", input);
   if ((int64_t)w.kernel.size() != k || (int64_t)w.strides.size() != k ||
       (int64_t)w.pads.size() != 2 * k ||
       (!w.dilations.empty() && (int64_t)w.dilations.size() != k))
@@ -1061,7 +1075,8 @@ windowOutput(const Inference &inf, RankedTensorType input, const WindowAttrs &w)
       out.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t span = size + w.pads[i] + w.pads[i + k] - dilation * (w.kernel[i] - 1) - 1;
+    int64_t span =
+        size + w.pads[i] + w.pads[i + k] - dilation * (w.kernel[i] - 1) - 1;
     if (span < 0)
       return inf.error("window of spatial dimension ", i,
                        " is larger than the padded input");
@@ -1088,26 +1103,30 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ConvOp);
-  auto input = tensorOf(adaptor.getInput()), filter = tensorOf(adaptor.getFilter());
+  auto input = tensorOf(adaptor.getInput()),
+       filter = tensorOf(adaptor.getFilter());
   if (failed(sameElementType(inf, input, filter, "input and filter")))
     return failure();
   if (filter.getRank() != input.getRank())
-    return inf.error("filter rank ", filter.getRank(), " differs from input rank ",
-                     input.getRank());
+    return inf.error("filter rank ", filter.getRank(),
+                     " differs from input rank ", input.getRank());
   int64_t group = (int64_t)adaptor.getGroup();
   if (group <= 0)
     return inf.error("group must be positive");
   int64_t channels = input.getDimSize(1), m = filter.getDimSize(0),
           perGroup = filter.getDimSize(1);
-  if (!isDynamic(channels) && !isDynamic(perGroup) && channels != perGroup * group)
-    return inf.error("input has ", channels, " channels but the filter expects ",
-                     perGroup, " x ", group, " groups");
+  if (!isDynamic(channels) && !isDynamic(perGroup) &&
+      channels != perGroup * group)
+    return inf.error("input has ", channels,
+                     " channels but the filter expects ", perGroup, " x ",
+                     group, " groups");
   if (!isDynamic(m) && m % group != 0)
     return inf.error("filter count ", m, " is not divisible by group ", group);
   if (Value bias = adaptor.getBias()) {
     auto b = tensorOf(bias);
     if (b.getRank() != 1 || failed(verifyCompatibleShape(b.getShape(), m)))
-      return inf.error("bias must have one entry per filter (", m, "), got ", b);
+      return inf.error("bias must have one entry per filter (", m, "), got ",
+                       b);
   }
   WindowAttrs w{filter.getShape().drop_front(2), adaptor.getStrides(),
                 adaptor.getPads(), adaptor.getDilations()};
@@ -1116,13 +1135,15 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
     return failure();
   SmallVector<int64_t> shape{input.getDimSize(0), m};
   llvm::append_range(shape, *spatial);
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double ConvOp::getFlops() {
   auto filter = getFilter().getType();
   // Each output element: a dot product over C/group x kernel elements.
-  return 2.0 * numElements(getType()) * product(filter.getShape().drop_front(1));
+  return 2.0 * numElements(getType()) *
+         product(filter.getShape().drop_front(1));
 }
 
 static LogicalResult inferConvGrad(const Inference &inf, RankedTensorType grad,
@@ -1133,14 +1154,14 @@ static LogicalResult inferConvGrad(const Inference &inf, RankedTensorType grad,
     return failure();
   if ((int64_t)resultShape.size() != grad.getRank() || grad.getRank() < 3)
     return inf.error("result shape must have the gradient's rank (>= 3)");
-  types.push_back(makeTensor(resultShape, grad.getElementType(), grad.getEncoding()));
+  types.push_back(
+      makeTensor(resultShape, grad.getElementType(), grad.getEncoding()));
   return success();
 }
 
-LogicalResult ConvGradInputOp::inferReturnTypes(MLIRContext *context,
-                                                std::optional<Location> location,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LogicalResult ConvGradInputOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ConvGradInputOp);
   return inferConvGrad(inf, tensorOf(adaptor.getGrad()),
                        tensorOf(adaptor.getFilter()), adaptor.getInputShape(),
@@ -1151,10 +1172,9 @@ double ConvGradInputOp::getFlops() {
          product(getFilter().getType().getShape().drop_front(1));
 }
 
-LogicalResult ConvGradFilterOp::inferReturnTypes(MLIRContext *context,
-                                                 std::optional<Location> location,
-                                                 Adaptor adaptor,
-                                                 SmallVectorImpl<Type> &types) {
+LogicalResult ConvGradFilterOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ConvGradFilterOp);
   return inferConvGrad(inf, tensorOf(adaptor.getGrad()),
                        tensorOf(adaptor.getInput()), adaptor.getFilterShape(),
@@ -1166,13 +1186,15 @@ double ConvGradFilterOp::getFlops() {
 }
 
 static LogicalResult inferPool(const Inference &inf, RankedTensorType input,
-                               const WindowAttrs &w, SmallVectorImpl<Type> &types) {
+                               const WindowAttrs &w,
+                               SmallVectorImpl<Type> &types) {
   FailureOr<SmallVector<int64_t>> spatial = windowOutput(inf, input, w);
   if (failed(spatial))
     return failure();
   SmallVector<int64_t> shape{input.getDimSize(0), input.getDimSize(1)};
   llvm::append_range(shape, *spatial);
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 
@@ -1197,8 +1219,11 @@ LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *context,
                                           SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(AvgPoolOp);
   return inferPool(inf, tensorOf(adaptor.getInput()),
-                   {adaptor.getKernelShape(), adaptor.getStrides(),
-                    adaptor.getPads(), {}, adaptor.getCeilMode()},
+                   {adaptor.getKernelShape(),
+                    adaptor.getStrides(),
+                    adaptor.getPads(),
+                    {},
+                    adaptor.getCeilMode()},
                    types);
 }
 double AvgPoolOp::getFlops() {
@@ -1239,8 +1264,11 @@ LogicalResult AvgPoolGradOp::inferReturnTypes(MLIRContext *context,
                           grad.getEncoding());
   SmallVector<Type> pooled;
   if (failed(inferPool(inf, input,
-                       {adaptor.getKernelShape(), adaptor.getStrides(),
-                        adaptor.getPads(), {}, adaptor.getCeilMode()},
+                       {adaptor.getKernelShape(),
+                        adaptor.getStrides(),
+                        adaptor.getPads(),
+                        {},
+                        adaptor.getCeilMode()},
                        pooled)) ||
       failed(sameShape(inf, grad, cast<RankedTensorType>(pooled.front()),
                        "gradient and pooled output")))
@@ -1252,10 +1280,9 @@ double AvgPoolGradOp::getFlops() {
   return numElements(getGrad().getType()) * product(getKernelShape());
 }
 
-LogicalResult GlobalAvgPoolOp::inferReturnTypes(MLIRContext *context,
-                                                std::optional<Location> location,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LogicalResult GlobalAvgPoolOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(GlobalAvgPoolOp);
   auto input = tensorOf(adaptor.getInput());
   if (input.getRank() < 3)
@@ -1263,7 +1290,8 @@ LogicalResult GlobalAvgPoolOp::inferReturnTypes(MLIRContext *context,
   SmallVector<int64_t> shape(input.getRank(), 1);
   shape[0] = input.getDimSize(0);
   shape[1] = input.getDimSize(1);
-  types.push_back(makeTensor(shape, input.getElementType(), input.getEncoding()));
+  types.push_back(
+      makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double GlobalAvgPoolOp::getFlops() { return numElements(getInput().getType()); }
@@ -1278,7 +1306,8 @@ LogicalResult SgdUpdateOp::inferReturnTypes(MLIRContext *context,
                                             SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(SgdUpdateOp);
   auto param = tensorOf(adaptor.getParam());
-  if (failed(sameShape(inf, param, tensorOf(adaptor.getGrad()), "parameter and gradient")) ||
+  if (failed(sameShape(inf, param, tensorOf(adaptor.getGrad()),
+                       "parameter and gradient")) ||
       failed(sameElementType(inf, param, adaptor.getGrad().getType(),
                              "parameter and gradient")))
     return failure();
@@ -1293,7 +1322,8 @@ LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *context,
                                              SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(AdamUpdateOp);
   auto param = tensorOf(adaptor.getParam());
-  for (Value state : {adaptor.getGrad(), adaptor.getMoment1(), adaptor.getMoment2()})
+  for (Value state :
+       {adaptor.getGrad(), adaptor.getMoment1(), adaptor.getMoment2()})
     if (failed(sameShape(inf, param, tensorOf(state),
                          "parameter, gradient and moments")))
       return failure();
@@ -1303,15 +1333,17 @@ LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *context,
   types.append({param, param, param});
   return success();
 }
-double AdamUpdateOp::getFlops() { return 12 * numElements(getParam().getType()); }
+double AdamUpdateOp::getFlops() {
+  return 12 * numElements(getParam().getType());
+}
 
 //===----------------------------------------------------------------------===//
 // Sharding constraint and mesh
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-ShardingConstraintOp::verifySymbolUses(SymbolTableCollection &) {
-  return verifyShardingOfType(*this, getSharding(), getInput().getType(), "input");
+LogicalResult ShardingConstraintOp::verifySymbolUses(SymbolTableCollection &) {
+  return verifyShardingOfType(*this, getSharding(), getInput().getType(),
+                              "input");
 }
 
 LogicalResult MeshOp::verify() {
@@ -1321,7 +1353,8 @@ LogicalResult MeshOp::verify() {
   ArrayRef<int64_t> devices;
   if (std::optional<ArrayRef<int64_t>> explicitDevices = getDevices())
     devices = *explicitDevices;
-  if (std::optional<std::string> problem = Mesh::verify(getShape(), axes, devices))
+  if (std::optional<std::string> problem =
+          Mesh::verify(getShape(), axes, devices))
     return emitOpError() << *problem;
   return success();
 }
@@ -1331,8 +1364,8 @@ LogicalResult MeshOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// The operand of a communication op must be placed; returns its type.
-static FailureOr<RankedTensorType> placedOperand(const Inference &inf, Value input,
-                                                 DevicesAttr &devices) {
+static FailureOr<RankedTensorType>
+placedOperand(const Inference &inf, Value input, DevicesAttr &devices) {
   auto type = tensorOf(input);
   devices = getPlacement(type);
   if (!devices)
@@ -1343,7 +1376,8 @@ static FailureOr<RankedTensorType> placedOperand(const Inference &inf, Value inp
 /// The groups must partition `devices` exactly.
 static LogicalResult checkGroupsPartition(const Inference &inf,
                                           DeviceGroupsAttr groups,
-                                          DevicesAttr devices, StringRef which) {
+                                          DevicesAttr devices,
+                                          StringRef which) {
   if (groups.getUnion() != devices || groups.getIds().size() != devices.size())
     return inf.error("groups ", groups, " must partition the ", which,
                      " device set ", devices);
@@ -1390,12 +1424,14 @@ static FailureOr<RankedTensorType> operandToRoots(const Inference &inf,
 static FailureOr<int64_t> checkDim(const Inference &inf, RankedTensorType type,
                                    int64_t dim, StringRef what = "dim") {
   if (dim < 0 || dim >= type.getRank())
-    return inf.error(what, " ", dim, " is out of range for rank ", type.getRank());
+    return inf.error(what, " ", dim, " is out of range for rank ",
+                     type.getRank());
   return dim;
 }
 
-static LogicalResult scaleDim(const Inference &inf, SmallVectorImpl<int64_t> &shape,
-                              int64_t dim, int64_t groupSize, bool multiply) {
+static LogicalResult scaleDim(const Inference &inf,
+                              SmallVectorImpl<int64_t> &shape, int64_t dim,
+                              int64_t groupSize, bool multiply) {
   int64_t &size = shape[dim];
   if (isDynamic(size))
     return success();
@@ -1416,7 +1452,8 @@ LogicalResult SendOp::inferReturnTypes(MLIRContext *context,
                                        SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(SendOp);
   DevicesAttr from;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), from);
+  FailureOr<RankedTensorType> type =
+      placedOperand(inf, adaptor.getInput(), from);
   if (failed(type))
     return failure();
   DevicesAttr to = adaptor.getTo();
@@ -1434,9 +1471,10 @@ LogicalResult AllReduceOp::inferReturnTypes(MLIRContext *context,
                                             SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(AllReduceOp);
   DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
-  if (failed(type) ||
-      failed(checkGroupsPartition(inf, adaptor.getGroups(), devices, "operand")))
+  FailureOr<RankedTensorType> type =
+      placedOperand(inf, adaptor.getInput(), devices);
+  if (failed(type) || failed(checkGroupsPartition(inf, adaptor.getGroups(),
+                                                  devices, "operand")))
     return failure();
   types.push_back(*type);
   return success();
@@ -1452,9 +1490,10 @@ LogicalResult AllGatherOp::inferReturnTypes(MLIRContext *context,
                                             SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(AllGatherOp);
   DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
-  if (failed(type) ||
-      failed(checkGroupsPartition(inf, adaptor.getGroups(), devices, "operand")))
+  FailureOr<RankedTensorType> type =
+      placedOperand(inf, adaptor.getInput(), devices);
+  if (failed(type) || failed(checkGroupsPartition(inf, adaptor.getGroups(),
+                                                  devices, "operand")))
     return failure();
   FailureOr<int64_t> dim = checkDim(inf, *type, (int64_t)adaptor.getDim());
   if (failed(dim))
@@ -1465,23 +1504,26 @@ LogicalResult AllGatherOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 double AllGatherOp::getFlops() { return 0; }
-int64_t AllGatherOp::getPayloadBytes() { return detail::getTensorBytes(getType()); }
+int64_t AllGatherOp::getPayloadBytes() {
+  return detail::getTensorBytes(getType());
+}
 
-LogicalResult ReduceScatterOp::inferReturnTypes(MLIRContext *context,
-                                                std::optional<Location> location,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LogicalResult ReduceScatterOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ReduceScatterOp);
   DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
-  if (failed(type) ||
-      failed(checkGroupsPartition(inf, adaptor.getGroups(), devices, "operand")))
+  FailureOr<RankedTensorType> type =
+      placedOperand(inf, adaptor.getInput(), devices);
+  if (failed(type) || failed(checkGroupsPartition(inf, adaptor.getGroups(),
+                                                  devices, "operand")))
     return failure();
   FailureOr<int64_t> dim = checkDim(inf, *type, (int64_t)adaptor.getDim());
   if (failed(dim))
     return failure();
   SmallVector<int64_t> shape(type->getShape());
-  if (failed(scaleDim(inf, shape, *dim, adaptor.getGroups().getGroupSize(), false)))
+  if (failed(scaleDim(inf, shape, *dim, adaptor.getGroups().getGroupSize(),
+                      false)))
     return failure();
   types.push_back(makeTensor(shape, type->getElementType(), devices));
   return success();
@@ -1497,9 +1539,10 @@ LogicalResult AllToAllOp::inferReturnTypes(MLIRContext *context,
                                            SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(AllToAllOp);
   DevicesAttr devices;
-  FailureOr<RankedTensorType> type = placedOperand(inf, adaptor.getInput(), devices);
-  if (failed(type) ||
-      failed(checkGroupsPartition(inf, adaptor.getGroups(), devices, "operand")))
+  FailureOr<RankedTensorType> type =
+      placedOperand(inf, adaptor.getInput(), devices);
+  if (failed(type) || failed(checkGroupsPartition(inf, adaptor.getGroups(),
+                                                  devices, "operand")))
     return failure();
   FailureOr<int64_t> split =
       checkDim(inf, *type, (int64_t)adaptor.getSplitDim(), "split_dim");
@@ -1582,7 +1625,9 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 double GatherOp::getFlops() { return 0; }
-int64_t GatherOp::getPayloadBytes() { return detail::getTensorBytes(getType()); }
+int64_t GatherOp::getPayloadBytes() {
+  return detail::getTensorBytes(getType());
+}
 
 LogicalResult ReduceOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> location,
@@ -1594,7 +1639,8 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *context,
       inf, adaptor.getInput(), groups, (int64_t)adaptor.getRoot());
   if (failed(type))
     return failure();
-  types.push_back(withPlacement(*type, groups.getRoots((int64_t)adaptor.getRoot())));
+  types.push_back(
+      withPlacement(*type, groups.getRoots((int64_t)adaptor.getRoot())));
   return success();
 }
 double ReduceOp::getFlops() { return numElements(getInput().getType()); }

@@ -38,7 +38,8 @@ bool ShardingRule::isUsed(int64_t loop) const {
   auto contains = [&](const SmallVector<int64_t> &dims) {
     return llvm::is_contained(dims, loop);
   };
-  return llvm::any_of(operandDims, contains) || llvm::any_of(resultDims, contains);
+  return llvm::any_of(operandDims, contains) ||
+         llvm::any_of(resultDims, contains);
 }
 
 //===----------------------------------------------------------------------===//
@@ -68,7 +69,8 @@ static void buildBroadcastRule(Operation *op, Rule &rule) {
   auto result = tensorType(op->getResult(0));
   SmallVector<int64_t> loops = rule.addLoops(result.getRank());
   for (Value operand : op->getOperands())
-    rule.addOperand(broadcastDims(tensorType(operand), result.getShape(), loops));
+    rule.addOperand(
+        broadcastDims(tensorType(operand), result.getShape(), loops));
   rule.addResult(loops);
 }
 
@@ -97,12 +99,12 @@ static int64_t normalizeAxis(int64_t axis, int64_t rank) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-#define DEFINE_ELEMENTWISE_RULE(OP, BUILD, LINEAR)                            \
-  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
-    BUILD(getOperation(), rule);                                              \
-    if (LINEAR)                                                               \
-      setJointlyLinear(getOperation(), rule);                                 \
-    return success();                                                         \
+#define DEFINE_ELEMENTWISE_RULE(OP, BUILD, LINEAR)                             \
+  LogicalResult OP::getShardingRule(ShardingRule &rule) {                      \
+    BUILD(getOperation(), rule);                                               \
+    if (LINEAR)                                                                \
+      setJointlyLinear(getOperation(), rule);                                  \
+    return success();                                                          \
   }
 DEFINE_ELEMENTWISE_RULE(AddOp, buildBroadcastRule, true)
 DEFINE_ELEMENTWISE_RULE(SubOp, buildBroadcastRule, true)
@@ -134,7 +136,8 @@ LogicalResult AdamUpdateOp::getShardingRule(ShardingRule &rule) {
   for (Value operand : getOperation()->getOperands()) {
     if (operand == getStep()) {
       // One element shared by every device.
-      rule.addOperand(SmallVector<int64_t>(getStep().getType().getRank(), kNone));
+      rule.addOperand(
+          SmallVector<int64_t>(getStep().getType().getRank(), kNone));
       continue;
     }
     rule.addOperand(loops);
@@ -152,7 +155,8 @@ LogicalResult MatmulOp::getShardingRule(ShardingRule &rule) {
   RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
   RankedTensorType result = getType();
   bool lhsVector = lhs.getRank() == 1, rhsVector = rhs.getRank() == 1;
-  int64_t batchRank = result.getRank() - (lhsVector ? 0 : 1) - (rhsVector ? 0 : 1);
+  int64_t batchRank =
+      result.getRank() - (lhsVector ? 0 : 1) - (rhsVector ? 0 : 1);
   SmallVector<int64_t> batchLoops = rule.addLoops(batchRank);
   ArrayRef<int64_t> batchShape = result.getShape().take_front(batchRank);
   int64_t m = lhsVector ? kNone : rule.addLoop();
@@ -170,8 +174,10 @@ LogicalResult MatmulOp::getShardingRule(ShardingRule &rule) {
     dims.append({rowLoop, colLoop});
     return dims;
   };
-  rule.addOperand(getTransposeA() ? operandDims(lhs, k, m) : operandDims(lhs, m, k));
-  rule.addOperand(getTransposeB() ? operandDims(rhs, n, k) : operandDims(rhs, k, n));
+  rule.addOperand(getTransposeA() ? operandDims(lhs, k, m)
+                                  : operandDims(lhs, m, k));
+  rule.addOperand(getTransposeB() ? operandDims(rhs, n, k)
+                                  : operandDims(rhs, k, n));
   SmallVector<int64_t> resultDims(batchLoops);
   if (m != kNone)
     resultDims.push_back(m);
@@ -206,15 +212,15 @@ LogicalResult SoftmaxOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-#define DEFINE_AXIS_RULE(OP, AXIS_OF)                                         \
-  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
-    int64_t rank = getType().getRank();                                       \
-    SmallVector<int64_t> loops =                                              \
-        loopsExcept(rule, rank, {normalizeAxis((int64_t)AXIS_OF, rank)});     \
-    for (unsigned i = 0; i < getOperation()->getNumOperands(); ++i)           \
-      rule.addOperand(loops);                                                 \
-    rule.addResult(loops);                                                    \
-    return success();                                                         \
+#define DEFINE_AXIS_RULE(OP, AXIS_OF)                                          \
+  LogicalResult OP::getShardingRule(ShardingRule &rule) {                      \
+    int64_t rank = getType().getRank();                                        \
+    SmallVector<int64_t> loops =                                               \
+        loopsExcept(rule, rank, {normalizeAxis((int64_t)AXIS_OF, rank)});      \
+    for (unsigned i = 0; i < getOperation()->getNumOperands(); ++i)            \
+      rule.addOperand(loops);                                                  \
+    rule.addResult(loops);                                                     \
+    return success();                                                          \
   }
 DEFINE_AXIS_RULE(LogSoftmaxOp, getAxis())
 DEFINE_AXIS_RULE(SoftmaxGradOp, getAxis())
@@ -222,8 +228,9 @@ DEFINE_AXIS_RULE(LogSoftmaxGradOp, getAxis())
 #undef DEFINE_AXIS_RULE
 
 /// Loops of a layer_norm input: the normalized dims [axis, rank) whole.
-static SmallVector<int64_t> layerNormLoops(Rule &rule, int64_t rank, int64_t axis,
-                                           SmallVectorImpl<int64_t> &normalized) {
+static SmallVector<int64_t>
+layerNormLoops(Rule &rule, int64_t rank, int64_t axis,
+               SmallVectorImpl<int64_t> &normalized) {
   SmallVector<int64_t> loops;
   for (int64_t d = 0; d < rank; ++d)
     loops.push_back(rule.addLoop(/*splittable=*/d < axis));
@@ -400,12 +407,13 @@ LogicalResult TakeOp::getShardingRule(ShardingRule &rule) {
   RankedTensorType input = getInput().getType();
   int64_t axis = normalizeAxis((int64_t)getAxis(), input.getRank());
   // The gathered axis is indexed by data: every device needs all of it.
-  SmallVector<int64_t> inputDims =
-      loopsExcept(rule, input.getRank(), {axis});
-  SmallVector<int64_t> indexDims = rule.addLoops(getIndices().getType().getRank());
+  SmallVector<int64_t> inputDims = loopsExcept(rule, input.getRank(), {axis});
+  SmallVector<int64_t> indexDims =
+      rule.addLoops(getIndices().getType().getRank());
   rule.addOperand(inputDims);
   rule.addOperand(indexDims);
-  SmallVector<int64_t> resultDims(ArrayRef<int64_t>(inputDims).take_front(axis));
+  SmallVector<int64_t> resultDims(
+      ArrayRef<int64_t>(inputDims).take_front(axis));
   llvm::append_range(resultDims, indexDims);
   llvm::append_range(resultDims, ArrayRef(inputDims).drop_front(axis + 1));
   rule.addResult(resultDims);
@@ -431,7 +439,8 @@ LogicalResult TakeGradOp::getShardingRule(ShardingRule &rule) {
 LogicalResult ExpandOp::getShardingRule(ShardingRule &rule) {
   RankedTensorType result = getType();
   SmallVector<int64_t> loops = rule.addLoops(result.getRank());
-  rule.addOperand(broadcastDims(getInput().getType(), result.getShape(), loops));
+  rule.addOperand(
+      broadcastDims(getInput().getType(), result.getShape(), loops));
   rule.addResult(loops);
   return success();
 }
@@ -475,11 +484,10 @@ LogicalResult ReduceMeanOp::getShardingRule(ShardingRule &rule) {
 /// Loops of cross_entropy's logits: the class axis whole; the sample loops
 /// normalized for a mean. A mean with weights or an ignore_index divides by
 /// a data-dependent count that one device cannot know: samples stay whole.
-static SmallVector<int64_t> crossEntropyLoops(Rule &rule, int64_t rank,
-                                              int64_t classAxis,
-                                              LossReduction reduction,
-                                              bool dataDependentMean,
-                                              SmallVectorImpl<int64_t> &samples) {
+static SmallVector<int64_t>
+crossEntropyLoops(Rule &rule, int64_t rank, int64_t classAxis,
+                  LossReduction reduction, bool dataDependentMean,
+                  SmallVectorImpl<int64_t> &samples) {
   bool mean = reduction == LossReduction::mean;
   SmallVector<int64_t> loops;
   for (int64_t d = 0; d < rank; ++d) {
@@ -627,10 +635,10 @@ static void buildPoolRule(Operation *op, Rule &rule) {
   rule.addResult(dims);
 }
 
-#define DEFINE_POOL_RULE(OP)                                                  \
-  LogicalResult OP::getShardingRule(ShardingRule &rule) {                     \
-    buildPoolRule(getOperation(), rule);                                      \
-    return success();                                                         \
+#define DEFINE_POOL_RULE(OP)                                                   \
+  LogicalResult OP::getShardingRule(ShardingRule &rule) {                      \
+    buildPoolRule(getOperation(), rule);                                       \
+    return success();                                                          \
   }
 DEFINE_POOL_RULE(MaxPoolOp)
 DEFINE_POOL_RULE(AvgPoolOp)
@@ -667,9 +675,8 @@ LogicalResult ConstantOp::getShardingRule(ShardingRule &rule) {
 // Global shapes in attributes
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-mlir::dist::localizeShapeAttributes(Operation *op,
-                                    ArrayRef<RankedTensorType> localResultTypes) {
+LogicalResult mlir::dist::localizeShapeAttributes(
+    Operation *op, ArrayRef<RankedTensorType> localResultTypes) {
   if (localResultTypes.empty())
     return success();
   ArrayRef<int64_t> local = localResultTypes.front().getShape();
@@ -696,13 +703,13 @@ mlir::dist::localizeShapeAttributes(Operation *op,
     grad.setInputShapeAttr(shapeAttr(local));
   } else if (auto constant = dyn_cast<ConstantOp>(op)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-    auto valueType = RankedTensorType::get(
-        local, localResultTypes.front().getElementType());
+    auto valueType =
+        RankedTensorType::get(local, localResultTypes.front().getElementType());
     if (valueType != constant.getValue().getType()) {
       if (!dense || !dense.isSplat())
         return op->emitOpError("cannot split a non-splat constant");
-      constant.setValueAttr(DenseElementsAttr::get(
-          valueType, dense.getSplatValue<Attribute>()));
+      constant.setValueAttr(
+          DenseElementsAttr::get(valueType, dense.getSplatValue<Attribute>()));
     }
     constant.setDevicesAttr(getPlacement(localResultTypes.front()));
   }

@@ -26,8 +26,10 @@ using namespace mlir::dist;
 
 namespace {
 
-constexpr llvm::StringLiteral kRoleAttrName = ::mlir::dist::DistDialect::kRoleAttrName;
-constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
+constexpr llvm::StringLiteral kRoleAttrName =
+    ::mlir::dist::DistDialect::kRoleAttrName;
+constexpr llvm::StringLiteral kPhaseAttrName =
+    ::mlir::dist::DistDialect::kPhaseAttrName;
 
 enum class Optimizer { Sgd, Adam, None };
 
@@ -60,11 +62,12 @@ bool isFloatTensor(Value value) {
 /// A splat constant of `like`'s type (shape, element type and placement).
 Value splatLike(OpBuilder &builder, Location loc, Value like, double value) {
   auto type = cast<RankedTensorType>(like.getType());
-  auto valueType = RankedTensorType::get(type.getShape(), type.getElementType());
+  auto valueType =
+      RankedTensorType::get(type.getShape(), type.getElementType());
   return ConstantOp::create(
       builder, loc,
-      DenseElementsAttr::get(valueType,
-                             builder.getFloatAttr(type.getElementType(), value)),
+      DenseElementsAttr::get(
+          valueType, builder.getFloatAttr(type.getElementType(), value)),
       getPlacement(type));
 }
 
@@ -97,7 +100,8 @@ private:
 
 LogicalResult TrainingStepBuilder::findLossAndParameters() {
   if (func.isExternal() || !func.getBody().hasOneBlock())
-    return func.emitOpError("must have a body of one block to be differentiated");
+    return func.emitOpError(
+        "must have a body of one block to be differentiated");
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
 
   // The loss: the result marked as such, or the only result.
@@ -115,18 +119,21 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
   if (!found && func.getNumResults() == 1)
     found = 0;
   if (!found)
-    return func.emitOpError("has no loss to differentiate: mark one result with "
-                            "dist.role = \"loss\"");
+    return func.emitOpError(
+        "has no loss to differentiate: mark one result with "
+        "dist.role = \"loss\"");
   lossIndex = *found;
   loss = ret.getOperand(lossIndex);
   auto lossType = dyn_cast<RankedTensorType>(loss.getType());
   if (!lossType || !isa<FloatType>(lossType.getElementType()) ||
       !lossType.hasStaticShape() || lossType.getNumElements() != 1)
     return emitError(loss.getLoc())
-           << "the loss must be a floating-point scalar, got " << loss.getType();
+           << "the loss must be a floating-point scalar, got "
+           << loss.getType();
 
   for (BlockArgument arg : func.getArguments()) {
-    StringAttr role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
+    StringAttr role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
     if (role && role.getValue() == "optimizer_state")
       return func.emitOpError("is already a training step (argument ")
              << arg.getArgNumber() << " is optimizer state)";
@@ -144,16 +151,20 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
   // Gradient rules build ops whose shapes come from their operands' types
   // (reshapes back, spread reductions, zero fills): they need static shapes.
   for (BlockArgument arg : func.getArguments())
-    if (auto type = dyn_cast<RankedTensorType>(arg.getType()); type && !type.hasStaticShape())
+    if (auto type = dyn_cast<RankedTensorType>(arg.getType());
+        type && !type.hasStaticShape())
       return func.emitOpError("argument ")
              << arg.getArgNumber() << " has the dynamic shape " << type
              << ": dist-autodiff needs static shapes (give the inputs static "
                 "shapes and run dist-infer-shapes first)";
   WalkResult walk = func.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
-      if (auto tensor = dyn_cast<RankedTensorType>(type); tensor && !tensor.hasStaticShape()) {
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && !tensor.hasStaticShape()) {
         op->emitOpError("result has the dynamic shape ")
-            << tensor << ": dist-autodiff needs static shapes (run dist-infer-shapes first)";
+            << tensor
+            << ": dist-autodiff needs static shapes (run dist-infer-shapes "
+               "first)";
         return WalkResult::interrupt();
       }
     if (StringAttr phase = op->getAttrOfType<StringAttr>(kPhaseAttrName))
@@ -186,7 +197,8 @@ LogicalResult TrainingStepBuilder::differentiate() {
   llvm::DenseSet<Value> active(parameters.begin(), parameters.end());
   for (Operation &op : body.without_terminator()) {
     op.setAttr(kPhaseAttrName, StringAttr::get(ctx, "forward"));
-    if (llvm::any_of(op.getOperands(), [&](Value v) { return active.contains(v); }))
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return active.contains(v); }))
       for (Value result : op.getResults())
         if (isFloatTensor(result))
           active.insert(result);
@@ -196,7 +208,8 @@ LogicalResult TrainingStepBuilder::differentiate() {
   builder.setListener(&stamp);
   stamp.phase = StringAttr::get(ctx, "backward");
   if (Operation *lossOp = loss.getDefiningOp())
-    stamp.layer = lossOp->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
+    stamp.layer =
+        lossOp->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
   gradients[loss] = splatLike(builder, loss.getLoc(), loss, 1.0);
 
   SmallVector<Operation *> forward;
@@ -209,8 +222,9 @@ LogicalResult TrainingStepBuilder::differentiate() {
       resultGradients.push_back(gradients.lookup(result));
       anyGradient |= bool(resultGradients.back());
     }
-    if (!anyGradient ||
-        llvm::none_of(op->getOperands(), [&](Value v) { return active.contains(v); }))
+    if (!anyGradient || llvm::none_of(op->getOperands(), [&](Value v) {
+          return active.contains(v);
+        }))
       continue;
 
     stamp.layer = op->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
@@ -220,7 +234,8 @@ LogicalResult TrainingStepBuilder::differentiate() {
       operandGradients.push_back(ShardingConstraintOp::create(
           builder, op->getLoc(), resultGradients[0], constraint.getSharding()));
     } else if (auto rule = dyn_cast<DistOpInterface>(op)) {
-      if (failed(rule.buildGradient(builder, resultGradients, operandGradients)))
+      if (failed(
+              rule.buildGradient(builder, resultGradients, operandGradients)))
         return failure();
     } else {
       return op->emitOpError("has no gradient rule");
@@ -230,14 +245,17 @@ LogicalResult TrainingStepBuilder::differentiate() {
              << operandGradients.size() << " gradients for "
              << op->getNumOperands() << " operands";
 
-    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGradients)) {
+    for (auto [operand, grad] :
+         llvm::zip(op->getOperands(), operandGradients)) {
       if (!grad || !active.contains(operand))
         continue;
       if (grad.getType() != operand.getType())
         return op->emitOpError("gradient rule gave ")
-               << grad.getType() << " for an operand of type " << operand.getType();
+               << grad.getType() << " for an operand of type "
+               << operand.getType();
       Value &sum = gradients[operand];
-      sum = sum ? AddOp::create(builder, op->getLoc(), sum, grad).getResult() : grad;
+      sum = sum ? AddOp::create(builder, op->getLoc(), sum, grad).getResult()
+                : grad;
     }
   }
 
@@ -294,9 +312,11 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
   SmallVector<ParameterInfo> infos;
   for (BlockArgument parameter : parameters) {
     unsigned index = parameter.getArgNumber();
-    auto name = func.getArgAttrOfType<StringAttr>(index, DistDialect::kNameAttrName);
+    auto name =
+        func.getArgAttrOfType<StringAttr>(index, DistDialect::kNameAttrName);
     NamedAttrList layout;
-    if (Attribute sharding = func.getArgAttr(index, DistDialect::kShardingAttrName))
+    if (Attribute sharding =
+            func.getArgAttr(index, DistDialect::kShardingAttrName))
       layout.set(DistDialect::kShardingAttrName, sharding);
     infos.push_back({index, name ? name.str() : "arg" + std::to_string(index),
                      parameter.getType(), parameter.getLoc(),
@@ -326,8 +346,8 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
                                 "dist-autodiff before placing the program");
       for (StringRef moment : {".adam_m", ".adam_v"}) {
         argTypes.push_back(info.type);
-        argAttrs.push_back(named(info.name + moment.str(), "optimizer_state",
-                                 info.layout));
+        argAttrs.push_back(
+            named(info.name + moment.str(), "optimizer_state", info.layout));
         argLocs.push_back(info.loc);
       }
     }
@@ -350,7 +370,8 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
   auto *newBody = new Block();
   newBody->addArguments(argTypes, argLocs);
   for (BlockArgument arg : oldBody.getArguments())
-    arg.replaceAllUsesWith(newBody->getArgument(newIndexOfOld[arg.getArgNumber()]));
+    arg.replaceAllUsesWith(
+        newBody->getArgument(newIndexOfOld[arg.getArgNumber()]));
   newBody->getOperations().splice(newBody->end(), oldBody.getOperations());
   func.getBody().push_back(newBody);
   oldBody.erase();
@@ -373,11 +394,13 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
     switch (options.optimizer) {
     case Optimizer::None:
       results.push_back(grad);
-      resultAttrs.push_back(named(info.name + ".grad", "gradient", info.layout));
+      resultAttrs.push_back(
+          named(info.name + ".grad", "gradient", info.layout));
       continue;
     case Optimizer::Sgd:
-      results.push_back(SgdUpdateOp::create(builder, param.getLoc(), param, grad,
-                                            llvm::APFloat(options.learningRate)));
+      results.push_back(
+          SgdUpdateOp::create(builder, param.getLoc(), param, grad,
+                              llvm::APFloat(options.learningRate)));
       break;
     case Optimizer::Adam: {
       Value m = newBody->getArgument(stateBegin + 2 * i);
@@ -397,12 +420,15 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
   if (options.optimizer == Optimizer::Adam) {
     Value step = newBody->getArgument(stateEnd - 1);
     stamp.layer = {};
-    newState.push_back(AddOp::create(builder, loc, step, splatLike(builder, loc, step, 1.0)));
+    newState.push_back(
+        AddOp::create(builder, loc, step, splatLike(builder, loc, step, 1.0)));
     for (auto [value, attrs] :
-         llvm::zip(newState, ArrayRef(argAttrs).slice(stateBegin, stateEnd - stateBegin))) {
+         llvm::zip(newState, ArrayRef(argAttrs).slice(stateBegin,
+                                                      stateEnd - stateBegin))) {
       results.push_back(value);
       NamedAttrList updated(attrs);
-      updated.set(kRoleAttrName, StringAttr::get(ctx, "updated_optimizer_state"));
+      updated.set(kRoleAttrName,
+                  StringAttr::get(ctx, "updated_optimizer_state"));
       resultAttrs.push_back(updated.getDictionary(ctx));
     }
   }
@@ -452,9 +478,11 @@ struct AutodiffPass : public mlir::dist::impl::DistAutodiffBase<AutodiffPass> {
     }
     if (!func) {
       if (funcName.empty())
-        module.emitError("dist-autodiff: the module has no function with a body");
+        module.emitError(
+            "dist-autodiff: the module has no function with a body");
       else
-        module.emitError("dist-autodiff: no function named '") << funcName << "'";
+        module.emitError("dist-autodiff: no function named '")
+            << funcName << "'";
       return signalPassFailure();
     }
     if (failed(TrainingStepBuilder(func, *training).run()))
@@ -469,19 +497,24 @@ struct AutodiffPass : public mlir::dist::impl::DistAutodiffBase<AutodiffPass> {
                     .Case("none", Optimizer::None)
                     .Default(std::nullopt);
     if (!kind)
-      return module.emitError("dist-autodiff: optimizer must be sgd, adam or none, got '")
+      return module.emitError(
+                 "dist-autodiff: optimizer must be sgd, adam or none, got '")
              << optimizer << "'";
     training.optimizer = *kind;
     if (!(learningRate >= 0))
-      return module.emitError("dist-autodiff: lr must be positive, got ") << learningRate;
+      return module.emitError("dist-autodiff: lr must be positive, got ")
+             << learningRate;
     // 0 picks the optimizer's customary default.
-    training.learningRate =
-        learningRate > 0 ? learningRate : (*kind == Optimizer::Adam ? 1e-3 : 0.01);
+    training.learningRate = learningRate > 0
+                                ? learningRate
+                                : (*kind == Optimizer::Adam ? 1e-3 : 0.01);
     if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1))
-      return module.emitError("dist-autodiff: beta1 and beta2 must be in [0, 1), got ")
+      return module.emitError(
+                 "dist-autodiff: beta1 and beta2 must be in [0, 1), got ")
              << beta1 << " and " << beta2;
     if (!(epsilon >= 0))
-      return module.emitError("dist-autodiff: epsilon must be non-negative, got ")
+      return module.emitError(
+                 "dist-autodiff: epsilon must be non-negative, got ")
              << epsilon;
     training.beta1 = beta1;
     training.beta2 = beta2;

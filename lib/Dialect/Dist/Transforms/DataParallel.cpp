@@ -35,15 +35,17 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
   Mesh mesh = Mesh::fromOp(meshOp);
   std::optional<int64_t> axis = mesh.getAxisIndex(axisName);
   if (!axis)
-    return func.emitError() << "mesh @" << meshOp.getSymName() << " has no axis \""
-                            << axisName << "\"";
+    return func.emitError() << "mesh @" << meshOp.getSymName()
+                            << " has no axis \"" << axisName << "\"";
   int64_t size = mesh.getAxisSize(*axis);
   MLIRContext *ctx = func.getContext();
   StringRef meshName = meshOp.getSymName();
 
-  auto existingLayout = [&](DictionaryAttr attrs, Type type) -> FailureOr<Layout> {
-    auto sharding = attrs ? attrs.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
-                          : ShardingAttr();
+  auto existingLayout = [&](DictionaryAttr attrs,
+                            Type type) -> FailureOr<Layout> {
+    auto sharding =
+        attrs ? attrs.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
+              : ShardingAttr();
     if (!sharding)
       return Layout::replicated(cast<RankedTensorType>(type).getRank());
     std::string error;
@@ -55,7 +57,8 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
 
   bool anyRole = false;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    anyRole |= static_cast<bool>(func.getArgAttrOfType<StringAttr>(i, "dist.role"));
+    anyRole |=
+        static_cast<bool>(func.getArgAttrOfType<StringAttr>(i, "dist.role"));
   if (!anyRole)
     return func.emitError()
            << "data parallelism needs `dist.role` on the arguments to tell the "
@@ -69,7 +72,8 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
       return failure();
     auto role = func.getArgAttrOfType<StringAttr>(i, "dist.role");
     if (role && role.getValue() == "data" && !layout->usesAxis(*axis)) {
-      auto name = func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName);
+      auto name =
+          func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName);
       std::string what = "argument " + std::to_string(i);
       if (name)
         what += " (" + name.getValue().str() + ")";
@@ -80,18 +84,18 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
       int64_t shards = layout->getShards(0, mesh);
       int64_t batch = type.getDimSize(0);
       if (ShapedType::isDynamic(batch) || batch % shards != 0)
-        return func.emitError() << what << ": batch of " << batch
-                                << " is not divisible by " << axisName << "="
-                                << size
-                                << (shards != size ? " times its other splits"
-                                                   : "");
+        return func.emitError()
+               << what << ": batch of " << batch << " is not divisible by "
+               << axisName << "=" << size
+               << (shards != size ? " times its other splits" : "");
     }
     argShardings.push_back(getShardingAttr(ctx, meshName, mesh, *layout));
   }
   SmallVector<ShardingAttr> resultShardings;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
     resultShardings.emplace_back();
-    if (!isReplicatedResult(func.getResultAttrOfType<StringAttr>(i, "dist.role")) ||
+    if (!isReplicatedResult(
+            func.getResultAttrOfType<StringAttr>(i, "dist.role")) ||
         func.getResultAttr(i, DistDialect::kShardingAttrName))
       continue;
     resultShardings.back() = getShardingAttr(
@@ -110,15 +114,15 @@ struct DataParallelPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<MeshOp> meshOp =
-        getOrCreateMesh(module, mesh.getValue(), {{axis.getValue(), dp.getValue()}});
-    if (failed(meshOp) ||
-        failed(annotateAndPartition(
-            module,
-            [&](func::FuncOp func) {
-              return annotateDataParallel(func, *meshOp, axis.getValue());
-            },
-            annotateOnly)))
+    FailureOr<MeshOp> meshOp = getOrCreateMesh(
+        module, mesh.getValue(), {{axis.getValue(), dp.getValue()}});
+    if (failed(meshOp) || failed(annotateAndPartition(
+                              module,
+                              [&](func::FuncOp func) {
+                                return annotateDataParallel(func, *meshOp,
+                                                            axis.getValue());
+                              },
+                              annotateOnly)))
       return signalPassFailure();
   }
 };

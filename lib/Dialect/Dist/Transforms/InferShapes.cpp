@@ -85,8 +85,8 @@ struct InferShapesPass
         return WalkResult::advance();
       }
       if (inferred.size() != op->getNumResults()) {
-        op->emitOpError("inferred ") << inferred.size() << " results but has "
-                                     << op->getNumResults();
+        op->emitOpError("inferred ")
+            << inferred.size() << " results but has " << op->getNumResults();
         return WalkResult::interrupt();
       }
       for (auto [result, type] : llvm::zip(op->getResults(), inferred)) {

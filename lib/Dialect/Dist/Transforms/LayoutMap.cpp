@@ -131,7 +131,8 @@ FailureOr<LayoutMap> LayoutMap::load(StringRef path, std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!buffer) {
-    error = (path + ": cannot open layout map: " + buffer.getError().message()).str();
+    error = (path + ": cannot open layout map: " + buffer.getError().message())
+                .str();
     return failure();
   }
   return parse((*buffer)->getBuffer(), path, error);
@@ -149,8 +150,9 @@ const LayoutMap::Entry *LayoutMap::lookup(StringRef name) const {
 //===----------------------------------------------------------------------===//
 
 static bool isParameterLike(StringRef role) {
-  return llvm::is_contained({"parameter", "optimizer_state", "updated_parameter",
-                             "updated_optimizer_state", "gradient"},
+  return llvm::is_contained({"parameter", "optimizer_state",
+                             "updated_parameter", "updated_optimizer_state",
+                             "gradient"},
                             role);
 }
 
@@ -176,15 +178,16 @@ static FailureOr<Layout> addEntryAxes(Operation *at, const Twine &what,
     int64_t shards = layout.getShards(dim, mesh);
     int64_t size = type.getDimSize(dim);
     if (ShapedType::isDynamic(size) || size % shards != 0)
-      return at->emitError() << what << ": \"" << entry.pattern
-                             << "\" splits dimension " << dim << " of size "
-                             << size << " into " << shards
-                             << " shards, which does not divide it";
+      return at->emitError()
+             << what << ": \"" << entry.pattern << "\" splits dimension " << dim
+             << " of size " << size << " into " << shards
+             << " shards, which does not divide it";
   }
   return layout;
 }
 
-LogicalResult mlir::dist::annotateWithLayoutMap(func::FuncOp func, MeshOp meshOp,
+LogicalResult mlir::dist::annotateWithLayoutMap(func::FuncOp func,
+                                                MeshOp meshOp,
                                                 const LayoutMap &map) {
   Mesh mesh = Mesh::fromOp(meshOp);
   StringRef meshName = meshOp.getSymName();
@@ -209,7 +212,8 @@ LogicalResult mlir::dist::annotateWithLayoutMap(func::FuncOp func, MeshOp meshOp
       return success();
     auto tensor = cast<RankedTensorType>(type);
     Layout layout = Layout::replicated(tensor.getRank());
-    if (auto existing = attrs.getAs<ShardingAttr>(DistDialect::kShardingAttrName)) {
+    if (auto existing =
+            attrs.getAs<ShardingAttr>(DistDialect::kShardingAttrName)) {
       std::string error;
       FailureOr<Layout> resolved = getLayout(existing, mesh, error);
       if (failed(resolved))
@@ -230,8 +234,8 @@ LogicalResult mlir::dist::annotateWithLayoutMap(func::FuncOp func, MeshOp meshOp
   SmallVector<ShardingAttr> argShardings(func.getNumArguments());
   SmallVector<ShardingAttr> resultShardings(func.getNumResults());
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (failed(annotate(func, "argument " + Twine(i), func.getArgumentTypes()[i],
-                        func.getArgAttrDict(i),
+    if (failed(annotate(func, "argument " + Twine(i),
+                        func.getArgumentTypes()[i], func.getArgAttrDict(i),
                         [&](ShardingAttr s) { argShardings[i] = s; })))
       return failure();
   for (unsigned i = 0; i < func.getNumResults(); ++i)

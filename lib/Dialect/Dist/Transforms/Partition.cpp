@@ -57,9 +57,9 @@ private:
     return &funcMesh;
   }
   static bool sameMesh(const Mesh *a, const Mesh *b) {
-    return a == b || (a->getDevices() == b->getDevices() &&
-                      a->getShape() == b->getShape() &&
-                      a->getAxes() == b->getAxes());
+    return a == b ||
+           (a->getDevices() == b->getDevices() &&
+            a->getShape() == b->getShape() && a->getAxes() == b->getAxes());
   }
   DevicesAttr devicesOf(const Mesh *mesh) {
     DevicesAttr &devices = deviceCache[mesh];
@@ -68,7 +68,8 @@ private:
     return devices;
   }
   DeviceGroupsAttr groupsOf(const Mesh *mesh, ArrayRef<int64_t> axes) {
-    auto key = std::make_pair(mesh->getDevices(), SmallVector<int64_t, 2>(axes));
+    auto key =
+        std::make_pair(mesh->getDevices(), SmallVector<int64_t, 2>(axes));
     auto it = groupCache.find(key);
     if (it != groupCache.end())
       return it->second;
@@ -86,8 +87,8 @@ private:
   /// needed (memoized: every consumer that needs the same gets one value).
   FailureOr<Value> getAs(Operation *user, Value original, const Layout &layout,
                          const Mesh *mesh);
-  Value reshard(OpBuilder &builder, Location loc, Value value, const Layout &from,
-                const Layout &to, const Mesh *mesh);
+  Value reshard(OpBuilder &builder, Location loc, Value value,
+                const Layout &from, const Layout &to, const Mesh *mesh);
   Value scale(OpBuilder &builder, Location loc, Value value, int64_t divisor);
   LogicalResult partitionOp(Operation *op);
   void copyHints(Operation *from, Operation *to);
@@ -100,7 +101,8 @@ private:
   LayoutPool pool;
   llvm::DenseMap<Value, Placed> placed;
   llvm::DenseMap<Value, SmallVector<Placed, 1>> copies;
-  std::map<std::pair<ArrayRef<int64_t>, SmallVector<int64_t, 2>>, DeviceGroupsAttr>
+  std::map<std::pair<ArrayRef<int64_t>, SmallVector<int64_t, 2>>,
+           DeviceGroupsAttr>
       groupCache;
   llvm::DenseMap<const Mesh *, DevicesAttr> deviceCache;
   /// Shardings resolved against a mesh: few distinct ones serve many ops.
@@ -115,7 +117,8 @@ FailureOr<Layout> Partitioner::resolve(Operation *at, ShardingAttr sharding,
                                        const Mesh *mesh, StringRef what) {
   if (sharding.getMesh().getValue() != meshOp.getSymName())
     return at->emitError() << what << ": sharding names mesh "
-                           << sharding.getMesh() << " but the function works on @"
+                           << sharding.getMesh()
+                           << " but the function works on @"
                            << meshOp.getSymName();
   auto key = std::make_pair(Attribute(sharding), mesh);
   auto it = layoutCache.find(key);
@@ -141,9 +144,11 @@ FailureOr<RankedTensorType> Partitioner::localType(Operation *at, Type global,
       layout.getLocalShape(tensor.getShape(), *mesh);
   if (!shape)
     return at->emitError() << what << ": sharding "
-                           << getShardingAttr(ctx, meshOp.getSymName(), *mesh, layout)
+                           << getShardingAttr(ctx, meshOp.getSymName(), *mesh,
+                                              layout)
                            << " does not divide " << tensor;
-  return RankedTensorType::get(*shape, tensor.getElementType(), devicesOf(mesh));
+  return RankedTensorType::get(*shape, tensor.getElementType(),
+                               devicesOf(mesh));
 }
 
 void Partitioner::copyHints(Operation *from, Operation *to) {
@@ -163,8 +168,7 @@ Value Partitioner::scale(OpBuilder &builder, Location loc, Value value,
   auto scalarType = RankedTensorType::get({}, type.getElementType());
   auto factor = DenseElementsAttr::get(
       scalarType, FloatAttr::get(type.getElementType(), 1.0 / divisor));
-  auto constant =
-      ConstantOp::create(builder, loc, factor, getPlacement(type));
+  auto constant = ConstantOp::create(builder, loc, factor, getPlacement(type));
   auto mul = MulOp::create(builder, loc, value, constant);
   copyHints(hintSource, constant);
   copyHints(hintSource, mul);
@@ -180,7 +184,8 @@ Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
     Operation *created = nullptr;
     switch (step.kind) {
     case Kind::AllReduce:
-      created = AllReduceOp::create(builder, loc, value, groups, ReductionKind::sum);
+      created =
+          AllReduceOp::create(builder, loc, value, groups, ReductionKind::sum);
       break;
     case Kind::ReduceScatter:
     case Kind::Slice:
@@ -191,11 +196,13 @@ Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
           step.kind == Kind::Slice ? ReductionKind::avg : ReductionKind::sum);
       break;
     case Kind::AllGather:
-      created = AllGatherOp::create(builder, loc, value, groups, (uint64_t)step.dim);
+      created =
+          AllGatherOp::create(builder, loc, value, groups, (uint64_t)step.dim);
       break;
     case Kind::AllToAll:
-      created = AllToAllOp::create(builder, loc, value, groups, (uint64_t)step.dim,
-                                   (uint64_t)step.concatDim);
+      created =
+          AllToAllOp::create(builder, loc, value, groups, (uint64_t)step.dim,
+                             (uint64_t)step.concatDim);
       break;
     case Kind::MakePartial:
       value = scale(builder, loc, value, groups.getGroupSize());
@@ -286,13 +293,15 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   if (failed(rule))
     return failure();
   SmallVector<Attribute> shardings;
-  if (auto single = op->getAttrOfType<ShardingAttr>(DistDialect::kShardingAttrName))
+  if (auto single =
+          op->getAttrOfType<ShardingAttr>(DistDialect::kShardingAttrName))
     shardings.push_back(single);
   else if (auto array = op->getAttrOfType<ArrayAttr>(kShardingsAttrName))
     shardings.assign(array.begin(), array.end());
   if (shardings.size() != op->getNumResults())
-    return op->emitOpError("has no result sharding: run dist-propagate-sharding "
-                           "first");
+    return op->emitOpError(
+        "has no result sharding: run dist-propagate-sharding "
+        "first");
   SmallVector<Layout> resultLayouts;
   for (auto [r, attr] : llvm::enumerate(shardings)) {
     auto sharding = dyn_cast<ShardingAttr>(attr);
@@ -331,8 +340,9 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   }
   SmallVector<RankedTensorType> expected;
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
-    FailureOr<RankedTensorType> type = localType(
-        op, result.getType(), resultLayouts[r], mesh, "result " + std::to_string(r));
+    FailureOr<RankedTensorType> type =
+        localType(op, result.getType(), resultLayouts[r], mesh,
+                  "result " + std::to_string(r));
     if (failed(type))
       return failure();
     expected.push_back(*type);
@@ -368,7 +378,8 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
     Value value = local->getResult(r);
     if (normalization > 1 &&
-        isa<FloatType>(cast<RankedTensorType>(value.getType()).getElementType()))
+        isa<FloatType>(
+            cast<RankedTensorType>(value.getType()).getElementType()))
       value = scale(builder, op->getLoc(), value, normalization);
     placed[result] = {value, pool.intern(resultLayouts[r]), mesh};
   }
@@ -397,7 +408,8 @@ LogicalResult Partitioner::run() {
         firstUser = user;
     const Mesh *mesh = firstUser ? meshOf(firstUser) : &funcMesh;
     std::string what = "argument " + std::to_string(arg.getArgNumber());
-    Layout layout = Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank());
+    Layout layout =
+        Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank());
     if (auto sharding = func.getArgAttrOfType<ShardingAttr>(
             arg.getArgNumber(), DistDialect::kShardingAttrName)) {
       FailureOr<Layout> resolved = resolve(func, sharding, mesh, what);
@@ -414,7 +426,8 @@ LogicalResult Partitioner::run() {
     // The original ops keep their global operand types until they are
     // erased (the rules read them): the local arguments are new ones.
     argTypes.push_back(*type);
-    placed[arg] = {body.addArgument(*type, arg.getLoc()), pool.intern(layout), mesh};
+    placed[arg] = {body.addArgument(*type, arg.getLoc()), pool.intern(layout),
+                   mesh};
   }
 
   for (Operation *op : ops)
@@ -455,7 +468,8 @@ LogicalResult Partitioner::run() {
   for (Operation *op : llvm::reverse(ops))
     op->erase();
   body.eraseArguments(0, originalArgs.size());
-  func.setFunctionType(FunctionType::get(ctx, argTypes, ValueRange(results).getTypes()));
+  func.setFunctionType(
+      FunctionType::get(ctx, argTypes, ValueRange(results).getTypes()));
   func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
   return success();
 }
@@ -484,7 +498,8 @@ LogicalResult mlir::dist::annotateAndPartition(
 }
 
 namespace {
-struct PartitionPass : public mlir::dist::impl::DistPartitionBase<PartitionPass> {
+struct PartitionPass
+    : public mlir::dist::impl::DistPartitionBase<PartitionPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (failed(partitionFunction(func)))

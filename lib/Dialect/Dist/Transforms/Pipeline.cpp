@@ -1114,10 +1114,10 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
   graph.durations.assign(numStages, {0, 0, 0});
 
   for (int64_t s = 0; s < numStages; ++s)
-    graph.sequences[s] = getStageUnits(
-        options.schedule, numStages, s, numMicrobatches,
-        !forwardOps[s].empty(), !backwardOps[s].empty(),
-        !epilogueOps[s].empty() || !frontierOfStage[s].empty());
+    graph.sequences[s] =
+        getStageUnits(options.schedule, numStages, s, numMicrobatches,
+                      !forwardOps[s].empty(), !backwardOps[s].empty(),
+                      !epilogueOps[s].empty() || !frontierOfStage[s].empty());
 
   // Which units of other stages each unit reads from (same microbatch), and
   // how long the units take: FLOPs (only the order matters).

@@ -46,9 +46,8 @@ bool Layout::isReplicated() const {
 bool Layout::usesAxis(int64_t axis) const {
   if (llvm::is_contained(partial, axis))
     return true;
-  return llvm::any_of(dims, [&](const auto &axes) {
-    return llvm::is_contained(axes, axis);
-  });
+  return llvm::any_of(
+      dims, [&](const auto &axes) { return llvm::is_contained(axes, axis); });
 }
 
 static int64_t productOfAxes(ArrayRef<int64_t> axes, const Mesh &mesh) {
@@ -121,7 +120,8 @@ FailureOr<Layout> mlir::dist::getLayout(ShardingAttr sharding, const Mesh &mesh,
 }
 
 ShardingAttr mlir::dist::getShardingAttr(MLIRContext *ctx, StringRef meshName,
-                                         const Mesh &mesh, const Layout &layout) {
+                                         const Mesh &mesh,
+                                         const Layout &layout) {
   SmallVector<SmallVector<StringRef>> dims;
   for (const auto &axes : layout.dims) {
     dims.emplace_back();
@@ -228,8 +228,9 @@ SmallVector<ReshardStep> mlir::dist::planReshard(const Layout &from,
 }
 
 double mlir::dist::estimateReshardBytes(ArrayRef<int64_t> shape,
-                                        int64_t elementBytes, const Layout &from,
-                                        const Layout &to, const Mesh &mesh) {
+                                        int64_t elementBytes,
+                                        const Layout &from, const Layout &to,
+                                        const Mesh &mesh) {
   if (from == to)
     return 0;
   double globalBytes = elementBytes;
@@ -380,7 +381,8 @@ FailureOr<ShardingRule> mlir::dist::getShardingRule(Operation *op) {
   bool consistent = rule.operandDims.size() == op->getNumOperands() &&
                     rule.resultDims.size() == op->getNumResults();
   for (unsigned i = 0; consistent && i < op->getNumOperands(); ++i)
-    consistent = (int64_t)rule.operandDims[i].size() == rankOf(op->getOperand(i));
+    consistent =
+        (int64_t)rule.operandDims[i].size() == rankOf(op->getOperand(i));
   for (unsigned i = 0; consistent && i < op->getNumResults(); ++i)
     consistent = (int64_t)rule.resultDims[i].size() == rankOf(op->getResult(i));
   if (!consistent)
@@ -392,7 +394,8 @@ FailureOr<ShardingRule> mlir::dist::getShardingRule(Operation *op) {
 FailureOr<LoopSharding>
 mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
                                ArrayRef<const Layout *> operandLayouts,
-                               ArrayRef<Layout> resultLayouts, const Mesh &mesh) {
+                               ArrayRef<Layout> resultLayouts,
+                               const Mesh &mesh) {
   LoopSharding sharding;
   sharding.loops.resize(rule.loops.size());
   SmallVector<bool> fromResult(rule.loops.size(), false);
@@ -407,7 +410,8 @@ mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
       }
       if (fromResult[loop]) {
         if (ArrayRef<int64_t>(sharding.loops[loop]) != axes)
-          return op->emitOpError("results disagree on the split of a dimension");
+          return op->emitOpError(
+              "results disagree on the split of a dimension");
         continue;
       }
       fromResult[loop] = true;
@@ -441,7 +445,8 @@ mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
                llvm::is_contained(sharding.loops[loop], axis);
       };
       bool covered = false;
-      for (int64_t loop = 0, e = rule.loops.size(); loop < e && !covered; ++loop)
+      for (int64_t loop = 0, e = rule.loops.size(); loop < e && !covered;
+           ++loop)
         covered = splitsAbsentLoop(loop);
       if (covered)
         continue;
@@ -462,7 +467,8 @@ mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
            ++loop) {
         SmallVector<int64_t, 2> axes(sharding.loops[loop]);
         axes.push_back(axis);
-        if (!fromResult[loop] && !rule.isInResult(loop, r) && rule.isUsed(loop) &&
+        if (!fromResult[loop] && !rule.isInResult(loop, r) &&
+            rule.isUsed(loop) &&
             checkLoopSplit(op, rule, loop, axes, mesh).empty())
           chosen = loop;
       }
@@ -477,7 +483,8 @@ mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
   for (auto [loop, axes] : llvm::enumerate(sharding.loops)) {
     std::string problem = checkLoopSplit(op, rule, loop, axes, mesh);
     if (!problem.empty())
-      return op->emitOpError("cannot be split as its sharding says: ") << problem;
+      return op->emitOpError("cannot be split as its sharding says: ")
+             << problem;
   }
   for (auto [r, layout] : llvm::enumerate(resultLayouts))
     if (sharding.getResultLayout(rule, r) != layout)
@@ -498,8 +505,8 @@ mlir::dist::getOrCreateMesh(ModuleOp module, StringRef name,
     for (const auto &[axis, size] : axes) {
       std::optional<int64_t> index = resolved.getAxisIndex(axis);
       if (!index)
-        return mesh.emitError() << "mesh @" << name << " has no axis \"" << axis
-                                << "\"";
+        return mesh.emitError()
+               << "mesh @" << name << " has no axis \"" << axis << "\"";
       if (size > 0 && resolved.getAxisSize(*index) != size)
         return mesh.emitError()
                << "mesh @" << name << " has " << resolved.getAxisSize(*index)
@@ -514,8 +521,8 @@ mlir::dist::getOrCreateMesh(ModuleOp module, StringRef name,
   SmallVector<StringRef> nameRefs;
   for (const auto &[axis, size] : axes) {
     if (size <= 0)
-      return module.emitError() << "no mesh @" << name << ": give the size of \""
-                                << axis << "\"";
+      return module.emitError()
+             << "no mesh @" << name << ": give the size of \"" << axis << "\"";
     shape.push_back(size);
     names.push_back(axis);
   }
@@ -546,8 +553,8 @@ void mlir::dist::setSignatureShardings(func::FuncOp func,
   };
   if (!args.empty())
     func.setAllArgAttrs(update(
-        func.getNumArguments(), [&](unsigned i) { return func.getArgAttrDict(i); },
-        args));
+        func.getNumArguments(),
+        [&](unsigned i) { return func.getArgAttrDict(i); }, args));
   if (!results.empty())
     func.setAllResultAttrs(update(
         func.getNumResults(),
@@ -558,15 +565,18 @@ void mlir::dist::setSignatureShardings(func::FuncOp func,
 static void forEachSharding(func::FuncOp func,
                             function_ref<void(Operation *, ShardingAttr)> fn) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (auto s = func.getArgAttrOfType<ShardingAttr>(i, DistDialect::kShardingAttrName))
+    if (auto s = func.getArgAttrOfType<ShardingAttr>(
+            i, DistDialect::kShardingAttrName))
       fn(func, s);
   for (unsigned i = 0; i < func.getNumResults(); ++i)
-    if (auto s = func.getResultAttrOfType<ShardingAttr>(i, DistDialect::kShardingAttrName))
+    if (auto s = func.getResultAttrOfType<ShardingAttr>(
+            i, DistDialect::kShardingAttrName))
       fn(func, s);
   func.walk([&](Operation *op) {
     if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
       fn(op, constraint.getSharding());
-    if (auto s = op->getAttrOfType<ShardingAttr>(DistDialect::kShardingAttrName))
+    if (auto s =
+            op->getAttrOfType<ShardingAttr>(DistDialect::kShardingAttrName))
       fn(op, s);
     if (auto array = op->getAttrOfType<ArrayAttr>(kShardingsAttrName))
       for (Attribute attr : array)
@@ -676,10 +686,10 @@ LogicalResult Propagator::seed() {
   Block &body = func.getBody().front();
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     Value arg = body.getArgument(i);
-    if (auto sharding =
-            func.getArgAttrOfType<ShardingAttr>(i, DistDialect::kShardingAttrName)) {
-      FailureOr<Layout> layout =
-          resolve(func, sharding, arg.getType(), "argument " + std::to_string(i));
+    if (auto sharding = func.getArgAttrOfType<ShardingAttr>(
+            i, DistDialect::kShardingAttrName)) {
+      FailureOr<Layout> layout = resolve(func, sharding, arg.getType(),
+                                         "argument " + std::to_string(i));
       if (failed(layout))
         return failure();
       layouts[arg] = pool.intern(*layout);
@@ -689,7 +699,8 @@ LogicalResult Propagator::seed() {
     opIndex[&op] = ops.size();
     ops.push_back(&op);
     decided.push_back(false);
-    for (Type type : llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes()))
+    for (Type type :
+         llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes()))
       if (getPlacement(type))
         return op.emitOpError("is already placed: sharding works on the "
                               "unplaced program");
@@ -704,11 +715,13 @@ LogicalResult Propagator::seed() {
       continue;
     }
     if (isa<func::CallOp>(op))
-      return op.emitOpError("calls are not supported by sharding: inline first");
+      return op.emitOpError(
+          "calls are not supported by sharding: inline first");
     if (!isa<DistOpInterface>(op))
       return op.emitOpError("has no sharding rule");
     SmallVector<Attribute> annotated;
-    if (auto single = op.getAttrOfType<ShardingAttr>(DistDialect::kShardingAttrName))
+    if (auto single =
+            op.getAttrOfType<ShardingAttr>(DistDialect::kShardingAttrName))
       annotated.push_back(single);
     else if (auto array = op.getAttrOfType<ArrayAttr>(kShardingsAttrName))
       annotated.assign(array.begin(), array.end());
@@ -716,8 +729,8 @@ LogicalResult Propagator::seed() {
       continue;
     if (annotated.size() != op.getNumResults())
       return op.emitOpError("has ")
-             << annotated.size() << " result shardings for " << op.getNumResults()
-             << " results";
+             << annotated.size() << " result shardings for "
+             << op.getNumResults() << " results";
     SmallVector<Layout> results;
     for (auto [r, attr] : llvm::enumerate(annotated)) {
       auto sharding = dyn_cast<ShardingAttr>(attr);
@@ -734,8 +747,8 @@ LogicalResult Propagator::seed() {
   }
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
-    auto sharding =
-        func.getResultAttrOfType<ShardingAttr>(i, DistDialect::kShardingAttrName);
+    auto sharding = func.getResultAttrOfType<ShardingAttr>(
+        i, DistDialect::kShardingAttrName);
     if (!sharding)
       continue;
     FailureOr<Layout> layout =
@@ -765,7 +778,8 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
   }
   SmallVector<const Layout *> resultHints;
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
-    resultHints.push_back(hasAnnotation ? &annotated->second[r] : findHint(result));
+    resultHints.push_back(hasAnnotation ? &annotated->second[r]
+                                        : findHint(result));
     if (resultHints.back())
       resultSources.push_back({rule.resultDims[r], resultHints.back()});
   }
@@ -780,7 +794,8 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
     const Layout *first = operandLayouts[rule.linearOperands.front()];
     bool same = first && !first->partial.empty();
     for (unsigned i : rule.linearOperands)
-      same = same && operandLayouts[i] && operandLayouts[i]->partial == first->partial;
+      same = same && operandLayouts[i] &&
+             operandLayouts[i]->partial == first->partial;
     if (same)
       passThrough.assign(first->partial.begin(), first->partial.end());
   }
@@ -821,7 +836,8 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
             continue;
           ArrayRef<int64_t> axes = source.layout->dims[dim];
           if (axes.empty() ||
-              llvm::any_of(axes, [&](int64_t axis) { return usedAxes[axis]; }) ||
+              llvm::any_of(axes,
+                           [&](int64_t axis) { return usedAxes[axis]; }) ||
               !canSplit(loop, axes))
             continue;
           candidate.loops[loop].assign(axes.begin(), axes.end());
@@ -836,21 +852,24 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
 
   auto bytesOf = [](Value value) {
     auto type = cast<RankedTensorType>(value.getType());
-    return std::max<int64_t>(1, mlir::dist::detail::getTensorBytes(
-                                    RankedTensorType::get({}, type.getElementType())));
+    return std::max<int64_t>(
+        1, mlir::dist::detail::getTensorBytes(
+               RankedTensorType::get({}, type.getElementType())));
   };
   auto costOf = [&](const LoopSharding &candidate) {
     double cost = 0;
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
       if (operandLayouts[i])
         cost += estimateReshardBytes(
-            cast<RankedTensorType>(operand.getType()).getShape(), bytesOf(operand),
-            *operandLayouts[i], candidate.getOperandLayout(rule, i), mesh);
+            cast<RankedTensorType>(operand.getType()).getShape(),
+            bytesOf(operand), *operandLayouts[i],
+            candidate.getOperandLayout(rule, i), mesh);
     for (auto [r, result] : llvm::enumerate(op->getResults()))
       if (resultHints[r])
         cost += estimateReshardBytes(
-            cast<RankedTensorType>(result.getType()).getShape(), bytesOf(result),
-            candidate.getResultLayout(rule, r), *resultHints[r], mesh);
+            cast<RankedTensorType>(result.getType()).getShape(),
+            bytesOf(result), candidate.getResultLayout(rule, r),
+            *resultHints[r], mesh);
     return cost;
   };
 
@@ -948,7 +967,8 @@ LogicalResult Propagator::run() {
         const Layout *hint = findHint(arg);
         Layout layout =
             hint ? *hint
-                 : Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank());
+                 : Layout::replicated(
+                       cast<RankedTensorType>(arg.getType()).getRank());
         layout.partial.clear();
         layouts[arg] = pool.intern(layout);
         defaulted = true;
@@ -1020,7 +1040,8 @@ LogicalResult mlir::dist::propagateShardings(func::FuncOp func) {
 
 namespace {
 struct PropagateShardingPass
-    : public mlir::dist::impl::DistPropagateShardingBase<PropagateShardingPass> {
+    : public mlir::dist::impl::DistPropagateShardingBase<
+          PropagateShardingPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (failed(propagateShardings(func)))

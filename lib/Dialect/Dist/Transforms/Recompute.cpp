@@ -28,7 +28,8 @@ using namespace mlir::dist;
 
 namespace {
 
-constexpr llvm::StringLiteral kPhaseAttrName = ::mlir::dist::DistDialect::kPhaseAttrName;
+constexpr llvm::StringLiteral kPhaseAttrName =
+    ::mlir::dist::DistDialect::kPhaseAttrName;
 constexpr llvm::StringLiteral kRecomputedAttrName =
     ::mlir::dist::DistDialect::kRecomputedAttrName;
 
@@ -212,8 +213,9 @@ struct RecomputePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (mode != "full" && mode != "selective") {
-      mlir::emitError(diagnosticLoc(module)) << "dist-recompute: unknown mode '" << mode
-                         << "' (expected full or selective)";
+      mlir::emitError(diagnosticLoc(module))
+          << "dist-recompute: unknown mode '" << mode
+          << "' (expected full or selective)";
       return signalPassFailure();
     }
     bool sawTrainingStep = false;
@@ -221,9 +223,8 @@ struct RecomputePass
       if (func.isExternal() || !llvm::hasSingleElement(func.getBody()))
         continue;
       Block &body = func.getBody().front();
-      if (llvm::none_of(body, [](Operation &op) {
-            return hasPhase(&op, "backward");
-          }))
+      if (llvm::none_of(
+              body, [](Operation &op) { return hasPhase(&op, "backward"); }))
         continue;
       sawTrainingStep = true;
       recomputeFunction(func, body);
@@ -241,11 +242,10 @@ struct RecomputePass
                                              ? collectLayerGroups(body)
                                              : collectAttentionGroups(body);
     if (groups.empty()) {
-      mlir::emitWarning(func.getLoc()) << "dist-recompute: nothing to recompute in @"
-                         << func.getSymName()
-                         << (mode == "full"
-                                 ? " (forward ops carry no dist.layer)"
-                                 : " (no softmax attention pattern)");
+      mlir::emitWarning(func.getLoc())
+          << "dist-recompute: nothing to recompute in @" << func.getSymName()
+          << (mode == "full" ? " (forward ops carry no dist.layer)"
+                             : " (no softmax attention pattern)");
       return;
     }
     // Insertion points first: cloning adds backward ops of the layer.

@@ -77,13 +77,14 @@ LogicalResult mlir::dist::annotateMegatron(func::FuncOp func, MeshOp meshOp,
   Mesh mesh = Mesh::fromOp(meshOp);
   std::optional<int64_t> axis = mesh.getAxisIndex(axisName);
   if (!axis)
-    return func.emitError() << "mesh @" << meshOp.getSymName() << " has no axis \""
-                            << axisName << "\"";
+    return func.emitError() << "mesh @" << meshOp.getSymName()
+                            << " has no axis \"" << axisName << "\"";
   int64_t size = mesh.getAxisSize(*axis);
   LayoutMap map = buildMegatronMap(axisName);
   bool matched = false;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto name = func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName);
+    auto name =
+        func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName);
     if (!name || !map.lookup(name.getValue()))
       continue;
     matched = true;
@@ -92,9 +93,9 @@ LogicalResult mlir::dist::annotateMegatron(func::FuncOp func, MeshOp meshOp,
     // Each device computes whole heads: the split must not cut one.
     std::optional<int64_t> heads = findHeads(func.getArgument(i));
     if (heads && *heads % size != 0)
-      return func.emitError() << axisName << "=" << size
-                              << " does not divide the " << *heads
-                              << " attention heads of " << name.getValue();
+      return func.emitError()
+             << axisName << "=" << size << " does not divide the " << *heads
+             << " attention heads of " << name.getValue();
   }
   if (!matched)
     return func.emitError()
@@ -120,8 +121,8 @@ struct TensorParallelPass
       }
       map = std::move(*loaded);
     }
-    FailureOr<MeshOp> meshOp =
-        getOrCreateMesh(module, mesh.getValue(), {{axis.getValue(), tp.getValue()}});
+    FailureOr<MeshOp> meshOp = getOrCreateMesh(
+        module, mesh.getValue(), {{axis.getValue(), tp.getValue()}});
     if (failed(meshOp) ||
         failed(annotateAndPartition(
             module,

@@ -40,11 +40,15 @@ public:
   std::optional<int64_t> getAxisIndex(llvm::StringRef axis) const;
   int64_t getAxisSize(int64_t axis) const { return shape[axis]; }
   /// Product of the sizes of the named axes; nullopt if one is unknown.
-  std::optional<int64_t> getAxesSize(llvm::ArrayRef<llvm::StringRef> names) const;
-  bool contains(int64_t device) const { return getLinearIndex(device).has_value(); }
+  std::optional<int64_t>
+  getAxesSize(llvm::ArrayRef<llvm::StringRef> names) const;
+  bool contains(int64_t device) const {
+    return getLinearIndex(device).has_value();
+  }
 
   /// Coordinates of `device`, or nullopt if it is not in the mesh.
-  std::optional<llvm::SmallVector<int64_t>> getCoordinates(int64_t device) const;
+  std::optional<llvm::SmallVector<int64_t>>
+  getCoordinates(int64_t device) const;
   /// The device at `coords` (each within its axis).
   int64_t getDevice(llvm::ArrayRef<int64_t> coords) const;
 

@@ -77,8 +77,9 @@ struct ShardingRule {
 /// pooling gradients, splat constants) so that inference yields
 /// `localResultTypes`; fails at the op if they cannot be expressed. Lives
 /// beside the rules because it depends on the same per-op facts.
-LogicalResult localizeShapeAttributes(Operation *op,
-                                      llvm::ArrayRef<RankedTensorType> localResultTypes);
+LogicalResult
+localizeShapeAttributes(Operation *op,
+                        llvm::ArrayRef<RankedTensorType> localResultTypes);
 
 } // namespace mlir::dist
 

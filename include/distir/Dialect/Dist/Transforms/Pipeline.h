@@ -1,5 +1,5 @@
 //===- Pipeline.h - pipeline parallelism: stages, microbatches, schedules -*-
-//C++ -*-===//
+// C++ -*-===//
 //
 // The C++ entry points behind dist-pipeline and dist-parallelize. The flow
 // on an unplaced training step (dist-autodiff's output), pipelineFunction:
@@ -85,10 +85,11 @@ struct PipelineUnit {
 /// Stage `stage`'s units in schedule order: getStageSchedule's steps of the
 /// kinds the stage has (without a backward, 1F1B has nothing to alternate:
 /// the forwards in order), then its epilogue if it has one.
-llvm::SmallVector<PipelineUnit>
-getStageUnits(PipelineSchedule schedule, int64_t numStages, int64_t stage,
-              int64_t numMicrobatches, bool hasForward, bool hasBackward,
-              bool hasEpilogue);
+llvm::SmallVector<PipelineUnit> getStageUnits(PipelineSchedule schedule,
+                                              int64_t numStages, int64_t stage,
+                                              int64_t numMicrobatches,
+                                              bool hasForward, bool hasBackward,
+                                              bool hasEpilogue);
 
 /// What the order of a pipelined block depends on.
 struct PipelineUnitGraph {

@@ -1,4 +1,5 @@
-//===- Sharding.h - GSPMD-style sharding: annotate, propagate, partition -*- C++ -*-===//
+//===- Sharding.h - GSPMD-style sharding: annotate, propagate, partition -*- C++
+//-*-===//
 //
 // The C++ entry points behind dist-propagate-sharding, dist-partition,
 // dist-data-parallel and dist-tensor-parallel, for passes that compose them
@@ -112,7 +113,8 @@ struct ReshardStep {
 /// first (reduce_scatter where the target splits a dim by the partial axis,
 /// else all_reduce), then gathers / all_to_all of splits the target does not
 /// keep, then slices of new splits.
-llvm::SmallVector<ReshardStep> planReshard(const Layout &from, const Layout &to);
+llvm::SmallVector<ReshardStep> planReshard(const Layout &from,
+                                           const Layout &to);
 /// Bytes each device sends for `steps` applied to a value of global `shape`
 /// with `elementBytes` per element starting from `from` (NCCL ring volumes).
 /// Used to rank propagation choices; Slice costs a little, so that an
@@ -145,8 +147,9 @@ struct LoopSharding {
 /// Why `axes` cannot split loop `loop` of `op` (global types): the loop is
 /// not splittable, or a dimension running over it is not divisible. Empty
 /// when they can.
-std::string checkLoopSplit(Operation *op, const ShardingRule &rule, int64_t loop,
-                           llvm::ArrayRef<int64_t> axes, const Mesh &mesh);
+std::string checkLoopSplit(Operation *op, const ShardingRule &rule,
+                           int64_t loop, llvm::ArrayRef<int64_t> axes,
+                           const Mesh &mesh);
 
 /// Re-derives the loop sharding that produces `resultLayouts` from operands
 /// laid out as `operandLayouts` (null: unknown); reduction loops take the
@@ -212,8 +215,8 @@ public:
   };
   /// Parses JSON `text`; errors read "<sourceName>:<line>:<col>: ..." or name
   /// the offending key.
-  static FailureOr<LayoutMap> parse(llvm::StringRef text, llvm::StringRef sourceName,
-                                    std::string &error);
+  static FailureOr<LayoutMap>
+  parse(llvm::StringRef text, llvm::StringRef sourceName, std::string &error);
   static FailureOr<LayoutMap> load(llvm::StringRef path, std::string &error);
 
   /// Appends an entry; `pattern` must be a valid POSIX extended regex.
@@ -278,9 +281,10 @@ LogicalResult partitionFunction(func::FuncOp func,
 
 /// The wrapper passes' body: `annotate` every function of `module` with a
 /// body, then propagate and partition it unless `annotateOnly`.
-LogicalResult annotateAndPartition(ModuleOp module,
-                                   llvm::function_ref<LogicalResult(func::FuncOp)> annotate,
-                                   bool annotateOnly);
+LogicalResult
+annotateAndPartition(ModuleOp module,
+                     llvm::function_ref<LogicalResult(func::FuncOp)> annotate,
+                     bool annotateOnly);
 
 } // namespace mlir::dist
 
