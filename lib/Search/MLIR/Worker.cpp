@@ -1,0 +1,486 @@
+//===- Worker.cpp - One MLIRContext, its training steps, its templates ----===//
+//
+// A worker builds, in its own context, what the driver asks for: the training
+// step of a batch, the facts read off it, a stage cut, a lowered template.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Worker.h"
+
+#include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/Transforms/Pipeline.h"
+#include "distir/InitAll.h"
+#include "distir/Simulator/Lowering.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace distir {
+namespace search {
+
+namespace {
+
+constexpr llvm::StringLiteral kRoleAttrName =
+    ::mlir::dist::DistDialect::kRoleAttrName;
+constexpr llvm::StringLiteral kPhaseAttrName =
+    ::mlir::dist::DistDialect::kPhaseAttrName;
+/// The unit attribute dist-recompute puts on its clones (docs/recompute.md).
+constexpr llvm::StringLiteral kRecomputedAttrName =
+    ::mlir::dist::DistDialect::kRecomputedAttrName;
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pass pipelines
+//===----------------------------------------------------------------------===//
+
+/// The passes as the body of a module pipeline: `a{x=1},b`.
+std::string renderPipeline(llvm::ArrayRef<PassStep> steps) {
+  std::string text;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    text += (i ? "," : "") + steps[i].name;
+    if (!steps[i].options.empty())
+      text += "{" + steps[i].options + "}";
+  }
+  return text;
+}
+
+std::string renderCommandLine(llvm::ArrayRef<PassStep> steps) {
+  std::string text;
+  for (const PassStep &step : steps) {
+    text += " --" + step.name;
+    if (step.options.empty())
+      continue;
+    bool needsQuotes = step.options.find(' ') != std::string::npos;
+    text += needsQuotes ? "=\"" + step.options + "\"" : "=" + step.options;
+  }
+  return text;
+}
+
+/// The dist-opt pass that parallelizes the training step for `config`, as
+/// dist-parallelize spells it (docs/parallelize.md: a pp x dp x tp mesh, tp
+/// innermost, the layout Space.h describes).
+PassStep getParallelizeStep(const Configuration &config) {
+  std::string options = "dp=" + std::to_string(config.dp) +
+                        " tp=" + std::to_string(config.tp) +
+                        " pp=" + std::to_string(config.pp) +
+                        " microbatches=" + std::to_string(config.microbatches);
+  if (config.hasSchedule())
+    options += " schedule=" + std::string(scheduleName(config.schedule));
+  return {"dist-parallelize", options};
+}
+
+PassStep getAutodiffStep(const SearchOptions &options) {
+  return {"dist-autodiff", "optimizer=" + options.optimizer};
+}
+
+PassStep getRecomputeStep(Recompute recompute) {
+  return {"dist-recompute", "mode=" + std::string(recomputeName(recompute))};
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+ErrorCollector::ErrorCollector(MLIRContext &ctx)
+    : handler(&ctx, [this](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error &&
+            message.empty()) {
+          message = diag.str();
+          std::string where;
+          llvm::raw_string_ostream os(where);
+          if (auto file = dyn_cast<FileLineColLoc>(diag.getLocation()))
+            os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+               << file.getColumn() << ": ";
+          located = where + message;
+        }
+        return success();
+      }) {}
+
+std::string ErrorCollector::take() {
+  std::string result = message.empty() ? "unknown error" : message;
+  message.clear();
+  return result;
+}
+
+std::string ErrorCollector::takeLocated() {
+  std::string result = located.empty() ? take() : located;
+  message.clear();
+  located.clear();
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading the training step
+//===----------------------------------------------------------------------===//
+
+/// The one function with a body.
+static func::FuncOp getBodyFunction(ModuleOp module) {
+  func::FuncOp found;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal()) {
+      if (found)
+        return nullptr;
+      found = func;
+    }
+  return found;
+}
+
+static int64_t getBatchOf(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttrName);
+    auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    if (role && role.getValue() == "data" && type && type.getRank() > 0)
+      return type.getDimSize(0);
+  }
+  return 0;
+}
+
+static int64_t getLayer(Operation *op) {
+  if (auto layer =
+          op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName))
+    return std::max<int64_t>(0, layer.getInt());
+  return 0;
+}
+
+static llvm::StringRef getPhase(Operation *op) {
+  auto phase = op->getAttrOfType<StringAttr>(kPhaseAttrName);
+  return phase ? phase.getValue() : llvm::StringRef();
+}
+
+/// Per layer, the bytes per sample of the forward results that backward ops
+/// read (LayerFacts::stashBytesPerSample).
+static std::vector<double>
+getStashBytesPerSample(func::FuncOp func, int64_t numLayers, double samples) {
+  std::vector<double> stash(numLayers, 0.0);
+  func.walk([&](dist::DistOpInterface op) {
+    if (getPhase(op) != "forward")
+      return;
+    int64_t layer = std::min(getLayer(op), numLayers - 1);
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return getPhase(user) == "backward";
+          }))
+        stash[layer] +=
+            double(dist::detail::getTensorBytes(result.getType())) / samples;
+  });
+  return stash;
+}
+
+//===----------------------------------------------------------------------===//
+// Worker
+//===----------------------------------------------------------------------===//
+
+Worker::Worker(const ModelSource &source, const SearchOptions &options)
+    : source(source), options(options), costModel(options.cluster),
+      errors(ctx) {
+  DialectRegistry registry;
+  distir::registerAllDialects(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+  ctx.printOpOnDiagnostic(false);
+}
+
+FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
+                                                      std::string &error) {
+  OwningOpRef<ModuleOp> module;
+  if (source.kind == ModelSource::Kind::File) {
+    FailureOr<OwningOpRef<ModuleOp>> parsed = parseFile(error);
+    if (failed(parsed))
+      return failure();
+    module = std::move(*parsed);
+    if (failed(rebatchFile(*module, batch, error)))
+      return failure();
+    return module;
+  }
+  module = ModuleOp::create(UnknownLoc::get(&ctx));
+  FailureOr<func::FuncOp> func;
+  if (source.kind == ModelSource::Kind::Mlp) {
+    models::MlpConfig config = source.mlp;
+    config.batch = batch;
+    func = models::buildMlp(*module, config);
+  } else {
+    models::GptConfig config = source.gpt;
+    config.batch = batch;
+    func = models::buildGpt(*module, config);
+  }
+  if (failed(func)) {
+    error = errors.take();
+    return failure();
+  }
+  return module;
+}
+
+LogicalResult Worker::rebatchFile(ModuleOp module, int64_t batch,
+                                  std::string &error) {
+  func::FuncOp func = getBodyFunction(module);
+  if (getBatchOf(func) == batch)
+    return success();
+  // Microbatches and data-parallel shares of a file's batch: give the data
+  // arguments the new batch and let dist-infer-shapes refine the rest (it
+  // refuses programs whose shapes pin the batch, e.g. in a reshape).
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  for (BlockArgument arg : func.getArguments()) {
+    auto role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!role || role.getValue() != "data" || !type || type.getRank() == 0)
+      continue;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] = batch;
+    Type rebatched = type.clone(shape);
+    arg.setType(rebatched);
+    inputs[arg.getArgNumber()] = rebatched;
+  }
+  func.setFunctionType(
+      FunctionType::get(&ctx, inputs, func.getFunctionType().getResults()));
+  // Forget every static result shape so that nothing contradicts the new
+  // batch; dist-infer-shapes derives them all again from the arguments.
+  func.walk([](Operation *op) {
+    for (Value result : op->getResults())
+      if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+        result.setType(RankedTensorType::get(
+            SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic),
+            type.getElementType(), type.getEncoding()));
+  });
+  std::string why;
+  if (failed(runPasses(module, {{"dist-infer-shapes", ""}}, why))) {
+    error = "cannot change the batch of " + source.path + " to " +
+            std::to_string(batch) + ": " + why;
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<OwningOpRef<ModuleOp>> Worker::parseFile(std::string &error) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      *source.text, ParserConfig(&ctx), source.path);
+  if (!module) {
+    error = errors.takeLocated();
+    return failure();
+  }
+  if (!getBodyFunction(*module)) {
+    error = source.path + ": expected exactly one function with a body";
+    return failure();
+  }
+  return module;
+}
+
+FailureOr<int64_t> Worker::getFileBatch(std::string &error) {
+  FailureOr<OwningOpRef<ModuleOp>> module = parseFile(error);
+  if (failed(module))
+    return failure();
+  int64_t batch = getBatchOf(getBodyFunction(**module));
+  if (batch <= 0) {
+    error = source.path +
+            ": no argument with dist.role = \"data\" and a batch dimension";
+    return failure();
+  }
+  return batch;
+}
+
+LogicalResult Worker::runPasses(ModuleOp module, llvm::ArrayRef<PassStep> steps,
+                                std::string &error) {
+  if (steps.empty())
+    return success();
+  auto pm = PassManager::on<ModuleOp>(&ctx);
+  std::string parseError;
+  llvm::raw_string_ostream parseErrors(parseError);
+  if (failed(parsePassPipeline(renderPipeline(steps), pm, parseErrors))) {
+    error = "internal error: " + parseError;
+    return failure();
+  }
+  if (failed(pm.run(module))) {
+    error = errors.take();
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<ModuleOp> Worker::getTrainingStep(int64_t batch, Recompute recompute,
+                                            std::string &error) {
+  auto it = trainingSteps.find({batch, recompute});
+  if (it != trainingSteps.end())
+    return *it->second;
+  OwningOpRef<ModuleOp> module;
+  if (recompute == Recompute::None) {
+    FailureOr<OwningOpRef<ModuleOp>> forward = buildForward(batch, error);
+    if (failed(forward))
+      return failure();
+    module = std::move(*forward);
+  } else {
+    FailureOr<ModuleOp> plain = getTrainingStep(batch, Recompute::None, error);
+    if (failed(plain))
+      return failure();
+    module = plain->clone();
+  }
+  PassStep pass = recompute == Recompute::None ? getAutodiffStep(options)
+                                               : getRecomputeStep(recompute);
+  if (failed(runPasses(*module, {pass}, error)))
+    return failure();
+  ModuleOp step = *module;
+  trainingSteps[{batch, recompute}] = std::move(module);
+  return step;
+}
+
+FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
+  FailureOr<ModuleOp> step = getTrainingStep(batch, Recompute::None, error);
+  if (failed(step))
+    return failure();
+  func::FuncOp func = getBodyFunction(*step);
+  ModelFacts facts;
+  facts.name = source.spec;
+  int64_t numLayers = 1;
+  func.walk([&](Operation *op) {
+    numLayers = std::max(numLayers, getLayer(op) + 1);
+  });
+  facts.layers.resize(numLayers);
+  const double samples = double(batch);
+
+  Type elementType;
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttrName);
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!role || !type)
+      continue;
+    int64_t bytes = dist::detail::getTensorBytes(type);
+    int64_t layer = 0;
+    if (!arg.use_empty()) {
+      // Its first user in program order.
+      Operation *first = nullptr;
+      for (Operation *user : arg.getUsers())
+        if (!first || user->isBeforeInBlock(first))
+          first = user;
+      layer = getLayer(first);
+    }
+    if (role.getValue() == "parameter") {
+      facts.layers[layer].parameterBytes += bytes;
+      if (!elementType)
+        elementType = type.getElementType();
+    } else if (role.getValue() == "optimizer_state") {
+      facts.layers[layer].optimizerStateBytes += bytes;
+    } else if (role.getValue() == "data") {
+      facts.dataBytesPerSample += bytes / std::max<int64_t>(1, batch);
+      auto bound = func.getArgAttr(i, "dist.bound");
+      if (bound && facts.tokensPerSample == 0 && type.getRank() >= 2 &&
+          type.getElementType().isInteger()) {
+        int64_t tokens = 1;
+        for (int64_t d = 1; d < type.getRank(); ++d)
+          tokens *= type.getDimSize(d);
+        facts.tokensPerSample = tokens;
+      }
+    }
+  }
+  std::vector<double> stash = getStashBytesPerSample(func, numLayers, samples);
+  for (int64_t layer = 0; layer < numLayers; ++layer)
+    facts.layers[layer].stashBytesPerSample = stash[layer];
+  // Model FLOPs, as MFU counts them: recomputation is not useful work, so
+  // they come from the plain step.
+  double modelFlops = 0;
+  func.walk([&](dist::DistOpInterface op) {
+    llvm::StringRef phase = getPhase(op);
+    if (phase == "forward" || phase == "backward")
+      modelFlops += op.getFlops();
+  });
+  facts.modelFlopsPerSample = modelFlops / samples;
+  for (Recompute mode : options.space.recomputeModes) {
+    if (mode == Recompute::None)
+      continue;
+    FailureOr<ModuleOp> recomputed = getTrainingStep(batch, mode, error);
+    if (failed(recomputed))
+      return failure();
+    func::FuncOp recomputedFunc = getBodyFunction(*recomputed);
+    bool changed = false;
+    recomputedFunc.walk([&](Operation *op) {
+      if (op->hasAttr(kRecomputedAttrName))
+        changed = true;
+    });
+    if (changed)
+      facts.recomputedStashBytesPerSample[mode] =
+          getStashBytesPerSample(recomputedFunc, numLayers, samples);
+  }
+  if (source.kind == ModelSource::Kind::Gpt)
+    facts.tpDivides = {
+        {"attention heads (" + std::to_string(source.gpt.heads) + ")",
+         source.gpt.heads}};
+  if (source.kind == ModelSource::Kind::Mlp)
+    facts.tpDivides = {
+        {"hidden size (" + std::to_string(source.mlp.hidden) + ")",
+         source.mlp.hidden}};
+  topology::DataType dtype = topology::DataType::F32;
+  if (elementType) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    elementType.print(os);
+    dtype = topology::parseDataType(name).value_or(topology::DataType::F32);
+  }
+  facts.devicePeakFlops = options.cluster.device.matrixPeak(dtype);
+  return facts;
+}
+
+FailureOr<std::shared_ptr<const PipelineTemplate>>
+Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
+                      int64_t microbatchSize, int64_t numMicrobatches,
+                      Schedule schedule, Recompute recompute,
+                      std::string &error) {
+  Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
+                       dp,           tp,
+                       pp,           numMicrobatches,
+                       schedule,     recompute};
+  FailureOr<ModuleOp> step =
+      getTrainingStep(config.globalBatch, recompute, error);
+  if (failed(step))
+    return failure();
+  OwningOpRef<ModuleOp> module = step->clone();
+  if (failed(runPasses(*module, {getParallelizeStep(config)}, error)))
+    return failure();
+  std::optional<std::shared_ptr<const PipelineTemplate>> stage =
+      extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
+                              numMicrobatches, microbatchSize, error);
+  if (!stage) {
+    if (error.empty())
+      error = errors.take();
+    return failure();
+  }
+  return *stage;
+}
+
+FailureOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
+                                                    Recompute recompute,
+                                                    std::string &error) {
+  FailureOr<ModuleOp> step = getTrainingStep(batch, recompute, error);
+  if (failed(step))
+    return failure();
+  OwningOpRef<ModuleOp> module = step->clone();
+  func::FuncOp func = getBodyFunction(*module);
+  if (failed(dist::assignPipelineStages(func, pp))) {
+    error = errors.take();
+    return failure();
+  }
+  std::vector<int64_t> stageOfLayer;
+  func.walk([&](Operation *op) {
+    auto layer =
+        op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName);
+    std::optional<int64_t> stage = dist::getPipelineStage(op);
+    if (!layer || !stage || layer.getInt() < 0)
+      return;
+    if (int64_t(stageOfLayer.size()) <= layer.getInt())
+      stageOfLayer.resize(layer.getInt() + 1, -1);
+    // Constants are copied to every stage that uses them: the first op of
+    // a layer tells its stage.
+    int64_t &entry = stageOfLayer[layer.getInt()];
+    if (entry < 0)
+      entry = *stage;
+  });
+  return stageOfLayer;
+}
+
+} // namespace search
+} // namespace distir

@@ -1,0 +1,121 @@
+//===- Worker.h - One MLIRContext, its training steps, its templates -*- C++
+//-*-===//
+//
+// Everything MLIR of the search lives in the workers: each owns an
+// MLIRContext (contexts are not shared, so no uniquing lock is contended and
+// diagnostics stay with the worker that caused them) and caches the training
+// steps it built by batch, so a step is differentiated once per worker and
+// batch. Private to the search library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_LIB_SEARCH_MLIR_WORKER_H
+#define DISTIR_LIB_SEARCH_MLIR_WORKER_H
+
+#include "distir/CostModel/CostModel.h"
+#include "distir/Search/Compose.h"
+#include "distir/Search/Search.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace distir {
+namespace search {
+
+/// A pass of a dist-opt pipeline: its name and its options as
+/// `key=value key=value`.
+struct PassStep {
+  std::string name;
+  std::string options;
+};
+
+/// The passes as the body of a module pipeline: `a{x=1},b`.
+std::string renderPipeline(llvm::ArrayRef<PassStep> steps);
+/// The passes as dist-opt options: ` --a="x=1 y=2" --b`.
+std::string renderCommandLine(llvm::ArrayRef<PassStep> steps);
+
+/// The dist-opt pass that parallelizes the training step for `config`, as
+/// dist-parallelize spells it (docs/parallelize.md: a pp x dp x tp mesh, tp
+/// innermost, the layout Space.h describes).
+PassStep getParallelizeStep(const Configuration &config);
+PassStep getAutodiffStep(const SearchOptions &options);
+PassStep getRecomputeStep(Recompute recompute);
+
+/// Collects the first error of the context as one line without location
+/// (the reason configurations are counted by) and with it.
+class ErrorCollector {
+public:
+  explicit ErrorCollector(mlir::MLIRContext &ctx);
+
+  std::string take();
+  std::string takeLocated();
+
+private:
+  std::string message, located;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+class Worker {
+public:
+  Worker(const ModelSource &source, const SearchOptions &options);
+
+  /// The batch a .mlir model is written for (dim 0 of its data).
+  mlir::FailureOr<int64_t> getFileBatch(std::string &error);
+
+  /// The training step for a global batch of `batch` with `recompute`
+  /// (cached: differentiated once per batch, recomputed once per batch and
+  /// mode), or the error.
+  mlir::FailureOr<mlir::ModuleOp>
+  getTrainingStep(int64_t batch, Recompute recompute, std::string &error);
+  /// Facts of the model read off the training step of `batch`.
+  mlir::FailureOr<ModelFacts> extractFacts(int64_t batch, std::string &error);
+  /// dist-parallelize's program of dp x tp x pp devices, microbatches of
+  /// `microbatchSize` samples per replica, `numMicrobatches` of them (with
+  /// `schedule`), lowered: a whole configuration or the template composition
+  /// stretches (Compose.h).
+  mlir::FailureOr<std::shared_ptr<const PipelineTemplate>>
+  buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
+                int64_t numMicrobatches, Schedule schedule, Recompute recompute,
+                std::string &error);
+  /// dist-pipeline's stage of each layer for `pp` stages of the training
+  /// step of `batch` samples (-1 for layer indices no op has).
+  mlir::FailureOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
+                                                    Recompute recompute,
+                                                    std::string &error);
+
+private:
+  /// The .mlir model, checked to have one function with a body.
+  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+  parseFile(std::string &error);
+  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+  buildForward(int64_t batch, std::string &error);
+  /// A file's forward program with its data arguments given `batch`.
+  mlir::LogicalResult rebatchFile(mlir::ModuleOp module, int64_t batch,
+                                  std::string &error);
+  mlir::LogicalResult runPasses(mlir::ModuleOp module,
+                                llvm::ArrayRef<PassStep> steps,
+                                std::string &error);
+
+  const ModelSource &source;
+  const SearchOptions &options;
+  cost::CostModel costModel;
+  // One worker, one thread: the context needs no pool of its own.
+  mlir::MLIRContext ctx{mlir::MLIRContext::Threading::DISABLED};
+  ErrorCollector errors;
+  std::map<std::pair<int64_t, Recompute>, mlir::OwningOpRef<mlir::ModuleOp>>
+      trainingSteps;
+};
+
+} // namespace search
+} // namespace distir
+
+#endif // DISTIR_LIB_SEARCH_MLIR_WORKER_H
