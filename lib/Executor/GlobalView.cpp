@@ -3,6 +3,7 @@
 #include "distir/Executor/GlobalView.h"
 
 #include "distir/Dialect/Dist/IR/DistOps.h"
+#include "distir/Dialect/Dist/IR/Layout.h"
 #include "distir/Dialect/Dist/IR/Mesh.h"
 #include "distir/Kernels/Kernels.h"
 
@@ -20,9 +21,11 @@ namespace {
 
 using BlockKey = std::vector<int64_t>;
 
-LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
-                        const std::string &what, const std::string &defaultName,
-                        GlobalLayout &layout) {
+LogicalResult getGlobalLayout(func::FuncOp func, Type type,
+                              DictionaryAttr attributes,
+                              const std::string &what,
+                              const std::string &defaultName,
+                              GlobalLayout &layout) {
   layout = GlobalLayout();
   layout.name = defaultName;
   if (attributes) {
@@ -57,17 +60,6 @@ LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
     return func.emitOpError() << what << " ('" << layout.name
                               << "'): unknown mesh " << sharding.getMesh();
   Mesh mesh = Mesh::fromOp(meshOp);
-  auto axisIndices = [&](ArrayRef<StringRef> names,
-                         SmallVectorImpl<int64_t> &indices) -> LogicalResult {
-    for (StringRef name : names) {
-      std::optional<int64_t> index = mesh.getAxisIndex(name);
-      if (!index)
-        return func.emitOpError() << what << " ('" << layout.name
-                                  << "'): mesh has no axis '" << name << "'";
-      indices.push_back(*index);
-    }
-    return success();
-  };
   for (int64_t device : layout.devices)
     if (!mesh.contains(device))
       return func.emitOpError()
@@ -77,28 +69,31 @@ LogicalResult getLayout(func::FuncOp func, Type type, DictionaryAttr attributes,
     return func.emitOpError()
            << what << " ('" << layout.name << "'): sharding of rank "
            << sharding.getRank() << " for a tensor of rank " << rank;
+  FailureOr<Layout> resolved = getLayout(sharding, mesh, [&] {
+    return func.emitOpError() << what << " ('" << layout.name << "'): ";
+  });
+  if (failed(resolved))
+    return failure();
   for (int64_t d = 0; d < rank; ++d) {
-    SmallVector<int64_t> indices;
-    if (failed(axisIndices(sharding.getAxesOfDim(d), indices)))
-      return failure();
-    int64_t factor = 1;
-    for (int64_t index : indices)
-      factor *= mesh.getAxisSize(index);
+    int64_t factor = resolved->getShards(d, mesh);
     layout.globalShape[d] *= factor;
     layout.numBlocks *= factor;
-    if (indices.empty())
+    if (resolved->dims[d].empty())
       continue;
     for (size_t i = 0; i < numDevices; ++i)
       layout.blockOffsets[i][d] =
-          mesh.getRankAlong(layout.devices[i], indices) * layout.localShape[d];
+          mesh.getRankAlong(layout.devices[i], resolved->dims[d]) *
+          layout.localShape[d];
   }
-  SmallVector<int64_t> partialIndices;
-  if (failed(axisIndices(sharding.getPartial(), partialIndices)))
-    return failure();
-  if (!partialIndices.empty())
+  // Ranks along the partial axes in the order the attribute names them (a
+  // Layout sorts them): the order in which assembleGlobal sums the partials.
+  SmallVector<int64_t> partialAxes;
+  for (StringRef name : sharding.getPartial())
+    partialAxes.push_back(*mesh.getAxisIndex(name));
+  if (!partialAxes.empty())
     for (size_t i = 0; i < numDevices; ++i)
       layout.partialRanks[i] =
-          mesh.getRankAlong(layout.devices[i], partialIndices);
+          mesh.getRankAlong(layout.devices[i], partialAxes);
   if (Status status = checkShape(layout.globalShape, layout.elementType);
       !status.ok())
     return func.emitOpError() << what << " ('" << layout.name
@@ -130,10 +125,10 @@ LogicalResult getArgumentLayouts(func::FuncOp func,
                                  std::vector<GlobalLayout> &layouts) {
   layouts.resize(func.getNumArguments());
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (failed(getLayout(func, func.getArgumentTypes()[i],
-                         func.getArgAttrDict(i),
-                         "argument " + std::to_string(i),
-                         "arg" + std::to_string(i), layouts[i])))
+    if (failed(getGlobalLayout(func, func.getArgumentTypes()[i],
+                               func.getArgAttrDict(i),
+                               "argument " + std::to_string(i),
+                               "arg" + std::to_string(i), layouts[i])))
       return failure();
   return success();
 }
@@ -142,10 +137,10 @@ LogicalResult getResultLayouts(func::FuncOp func,
                                std::vector<GlobalLayout> &layouts) {
   layouts.resize(func.getNumResults());
   for (unsigned i = 0; i < func.getNumResults(); ++i)
-    if (failed(getLayout(func, func.getResultTypes()[i],
-                         func.getResultAttrDict(i),
-                         "result " + std::to_string(i),
-                         "result" + std::to_string(i), layouts[i])))
+    if (failed(getGlobalLayout(func, func.getResultTypes()[i],
+                               func.getResultAttrDict(i),
+                               "result " + std::to_string(i),
+                               "result" + std::to_string(i), layouts[i])))
       return failure();
   return success();
 }

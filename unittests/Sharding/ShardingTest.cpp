@@ -2,6 +2,9 @@
 
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
+#include "distir/Dialect/Dist/Transforms/LoopSharding.h"
+#include "distir/Dialect/Dist/Transforms/Reshard.h"
 #include "distir/InitAll.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

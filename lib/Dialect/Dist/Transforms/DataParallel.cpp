@@ -9,6 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distir/Dialect/Dist/IR/Layout.h"
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
+#include "distir/Dialect/Dist/Transforms/FunctionSharding.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
 
@@ -48,11 +51,7 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
               : ShardingAttr();
     if (!sharding)
       return Layout::replicated(cast<RankedTensorType>(type).getRank());
-    std::string error;
-    FailureOr<Layout> layout = getLayout(sharding, mesh, error);
-    if (failed(layout))
-      return func.emitError() << error;
-    return layout;
+    return getLayout(sharding, mesh, [&] { return func.emitError(); });
   };
 
   bool anyRole = false;

@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "distir/Dialect/Dist/Transforms/Sharding.h"
+#include "distir/Dialect/Dist/IR/Layout.h"
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
+#include "distir/Dialect/Dist/Transforms/FunctionSharding.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -214,10 +216,10 @@ LogicalResult mlir::dist::annotateWithLayoutMap(func::FuncOp func,
     Layout layout = Layout::replicated(tensor.getRank());
     if (auto existing =
             attrs.getAs<ShardingAttr>(DistDialect::kShardingAttrName)) {
-      std::string error;
-      FailureOr<Layout> resolved = getLayout(existing, mesh, error);
+      FailureOr<Layout> resolved = getLayout(
+          existing, mesh, [&] { return at->emitError() << what << ": "; });
       if (failed(resolved))
-        return at->emitError() << what << ": " << error;
+        return failure();
       layout = *resolved;
     }
     if (const LayoutMap::Entry *entry = map.lookup(name.getValue())) {

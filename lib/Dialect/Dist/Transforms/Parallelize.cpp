@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Pipeline.h"
 #include "distir/Dialect/Dist/Transforms/Sharding.h"

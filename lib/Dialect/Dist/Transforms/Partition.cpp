@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distir/Dialect/Dist/Transforms/LoopSharding.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
+#include "distir/Dialect/Dist/Transforms/Reshard.h"
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
 
 #include "mlir/IR/Builders.h"
@@ -124,10 +126,10 @@ FailureOr<Layout> Partitioner::resolve(Operation *at, ShardingAttr sharding,
   auto it = layoutCache.find(key);
   if (it != layoutCache.end())
     return it->second;
-  std::string error;
-  FailureOr<Layout> layout = getLayout(sharding, *mesh, error);
+  FailureOr<Layout> layout = getLayout(
+      sharding, *mesh, [&] { return at->emitError() << what << ": "; });
   if (failed(layout))
-    return at->emitError() << what << ": " << error;
+    return failure();
   layoutCache[key] = *layout;
   return layout;
 }

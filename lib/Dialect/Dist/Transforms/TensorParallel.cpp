@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
+#include "distir/Dialect/Dist/Transforms/LoopSharding.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
 

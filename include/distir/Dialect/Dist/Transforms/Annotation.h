@@ -1,0 +1,87 @@
+//===- Annotation.h - first shardings of a function -------------*- C++ -*-===//
+//
+// The annotators behind dist-data-parallel, dist-tensor-parallel and
+// dist-parallelize: each puts `dist.sharding` on some arguments and results
+// of an unplaced function, adding its own mesh axis to what is already there
+// (so they compose). Propagation (Sharding.h) completes the rest.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DISTIR_DIALECT_DIST_TRANSFORMS_ANNOTATION_H
+#define DISTIR_DIALECT_DIST_TRANSFORMS_ANNOTATION_H
+
+#include "distir/Dialect/Dist/IR/Dist.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class Regex;
+} // namespace llvm
+
+namespace mlir::dist {
+
+/// Data parallelism: arguments with `dist.role = "data"` are split on dim 0
+/// over `axis`; every other argument and every result gets (at least) a
+/// replicated annotation over it, so gradients end as partial sums over
+/// `axis` that partitioning all-reduces over the `axis` groups only.
+/// Fails (at the argument) when the batch is not divisible by the axis size.
+LogicalResult annotateDataParallel(func::FuncOp func, MeshOp mesh,
+                                   llvm::StringRef axis);
+
+/// A user layout map (Keras LayoutMap): ordered (regex, layout) pairs; the
+/// first regex found in a parameter's `dist.name` (search, not full match)
+/// gives its layout, a list with one entry per dim: null, an axis name or a
+/// list of axis names.
+class LayoutMap {
+public:
+  struct Entry {
+    std::string pattern;
+    /// Per dimension, axis names (major to minor).
+    llvm::SmallVector<llvm::SmallVector<std::string, 1>> dims;
+    /// `pattern` compiled once (shared: entries are copied with the map).
+    std::shared_ptr<llvm::Regex> regex;
+  };
+  /// Parses JSON `text`; errors read "<sourceName>:<line>:<col>: ..." or name
+  /// the offending key.
+  static FailureOr<LayoutMap>
+  parse(llvm::StringRef text, llvm::StringRef sourceName, std::string &error);
+  static FailureOr<LayoutMap> load(llvm::StringRef path, std::string &error);
+
+  /// Appends an entry; `pattern` must be a valid POSIX extended regex.
+  void addEntry(std::string pattern,
+                llvm::SmallVector<llvm::SmallVector<std::string, 1>> dims);
+  llvm::ArrayRef<Entry> getEntries() const { return entries; }
+  /// The first entry whose pattern is found in `name`, or null.
+  const Entry *lookup(llvm::StringRef name) const;
+
+private:
+  llvm::SmallVector<Entry> entries;
+};
+
+/// Applies `map` to the parameters (`dist.role` "parameter" or
+/// "optimizer_state") and to the results that carry parameter-like values
+/// ("updated_parameter", "updated_optimizer_state", "gradient"), by their
+/// `dist.name`; unmatched ones are replicated. Errors name the pattern or the
+/// parameter: an axis the mesh does not have, a rank mismatch, a split that
+/// does not divide.
+LogicalResult annotateWithLayoutMap(func::FuncOp func, MeshOp mesh,
+                                    const LayoutMap &map);
+
+/// Megatron-LM tensor parallelism over `axis` by the parameter names of
+/// dist-gen's models: column-parallel `*.attn.qkv.*` and `*.mlp.fc1.*`
+/// (weights split on their output columns, biases split), row-parallel
+/// `*.attn.proj.*` and `*.mlp.fc2.*` (weights split on their input rows,
+/// biases replicated); plain MLPs (`layers.N.weight`) alternate column / row
+/// by layer. Fails when the axis does not divide the attention heads or a
+/// split dimension.
+LogicalResult annotateMegatron(func::FuncOp func, MeshOp mesh,
+                               llvm::StringRef axis);
+
+} // namespace mlir::dist
+
+#endif // DISTIR_DIALECT_DIST_TRANSFORMS_ANNOTATION_H
