@@ -439,14 +439,176 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Communication: one function per collective, each filling `result`'s locals
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A collective being run: its operand, the result under construction, and
+/// where each device's local goes.
+struct CollectiveRun {
+  Operation *op;
+  const PlacedValue &input;
+  PlacedValue &result;
+
+  void setLocal(int64_t device, TensorRef tensor) {
+    result.locals[indexOfDevice(result, device)] = std::move(tensor);
+  }
+  /// Stores `tensor` as the local of every member of `group`.
+  void setGroup(ArrayRef<int64_t> group, const TensorRef &tensor) {
+    for (int64_t device : group)
+      setLocal(device, tensor);
+  }
+  const HostTensor &localOf(int64_t device) const {
+    return *input.locals[indexOfDevice(input, device)];
+  }
+};
+
+LogicalResult runAllReduce(AllReduceOp allReduce, CollectiveRun &run) {
+  DeviceGroupsAttr groups = allReduce.getGroups();
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    HostTensor sum;
+    if (failed(report(
+            run.op, k::reduceTensors(gatherGroup(run.input, group),
+                                     toKernel(allReduce.getReduction()), sum))))
+      return failure();
+    run.setGroup(group, share(std::move(sum)));
+  }
+  return success();
+}
+
+LogicalResult runAllGather(AllGatherOp allGather, CollectiveRun &run) {
+  DeviceGroupsAttr groups = allGather.getGroups();
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    HostTensor gathered;
+    if (failed(
+            report(run.op, k::concat(gatherGroup(run.input, group),
+                                     static_cast<int64_t>(allGather.getDim()),
+                                     gathered))))
+      return failure();
+    run.setGroup(group, share(std::move(gathered)));
+  }
+  return success();
+}
+
+LogicalResult runReduceScatter(ReduceScatterOp reduceScatter,
+                               CollectiveRun &run) {
+  DeviceGroupsAttr groups = reduceScatter.getGroups();
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    HostTensor sum;
+    std::vector<TensorRef> blocks;
+    if (failed(report(run.op,
+                      k::reduceTensors(gatherGroup(run.input, group),
+                                       toKernel(reduceScatter.getReduction()),
+                                       sum))) ||
+        failed(report(
+            run.op,
+            splitIntoBlocks(sum, static_cast<int64_t>(reduceScatter.getDim()),
+                            static_cast<int64_t>(group.size()), blocks))))
+      return failure();
+    for (auto [rank, device] : llvm::enumerate(group))
+      run.setLocal(device, blocks[rank]);
+  }
+  return success();
+}
+
+LogicalResult runAllToAll(AllToAllOp allToAll, CollectiveRun &run) {
+  DeviceGroupsAttr groups = allToAll.getGroups();
+  const int64_t splitDim = static_cast<int64_t>(allToAll.getSplitDim());
+  const int64_t concatDim = static_cast<int64_t>(allToAll.getConcatDim());
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    const int64_t n = static_cast<int64_t>(group.size());
+    // blocks[i][j]: member i's j-th block, sent to member j.
+    std::vector<std::vector<TensorRef>> blocks(n);
+    k::TensorList members = gatherGroup(run.input, group);
+    for (int64_t i = 0; i < n; ++i)
+      if (failed(report(run.op,
+                        splitIntoBlocks(*members[i], splitDim, n, blocks[i]))))
+        return failure();
+    for (int64_t j = 0; j < n; ++j) {
+      k::TensorList received;
+      for (int64_t i = 0; i < n; ++i)
+        received.push_back(blocks[i][j].get());
+      HostTensor joined;
+      if (failed(report(run.op, k::concat(received, concatDim, joined))))
+        return failure();
+      run.setLocal(group[j], share(std::move(joined)));
+    }
+  }
+  return success();
+}
+
+LogicalResult runBroadcast(BroadcastOp broadcast, CollectiveRun &run) {
+  DeviceGroupsAttr groups = broadcast.getGroups();
+  const int64_t root = static_cast<int64_t>(broadcast.getRoot());
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    run.setGroup(group,
+                 run.input.locals[indexOfDevice(run.input, group[root])]);
+  }
+  return success();
+}
+
+LogicalResult runScatter(ScatterOp scatter, CollectiveRun &run) {
+  DeviceGroupsAttr groups = scatter.getGroups();
+  const int64_t root = static_cast<int64_t>(scatter.getRoot());
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    std::vector<TensorRef> blocks;
+    if (failed(report(run.op, splitIntoBlocks(
+                                  run.localOf(group[root]),
+                                  static_cast<int64_t>(scatter.getDim()),
+                                  static_cast<int64_t>(group.size()), blocks))))
+      return failure();
+    for (auto [rank, device] : llvm::enumerate(group))
+      run.setLocal(device, blocks[rank]);
+  }
+  return success();
+}
+
+LogicalResult runGather(GatherOp gather, CollectiveRun &run) {
+  DeviceGroupsAttr groups = gather.getGroups();
+  const int64_t root = static_cast<int64_t>(gather.getRoot());
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    HostTensor gathered;
+    if (failed(report(run.op, k::concat(gatherGroup(run.input, group),
+                                        static_cast<int64_t>(gather.getDim()),
+                                        gathered))))
+      return failure();
+    run.setLocal(group[root], share(std::move(gathered)));
+  }
+  return success();
+}
+
+LogicalResult runReduce(ReduceOp reduce, CollectiveRun &run) {
+  DeviceGroupsAttr groups = reduce.getGroups();
+  const int64_t root = static_cast<int64_t>(reduce.getRoot());
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    ArrayRef<int64_t> group = groups.getGroup(g);
+    HostTensor sum;
+    if (failed(report(run.op,
+                      k::reduceTensors(gatherGroup(run.input, group),
+                                       toKernel(reduce.getReduction()), sum))))
+      return failure();
+    run.setLocal(group[root], share(std::move(sum)));
+  }
+  return success();
+}
+
+} // namespace
+
 LogicalResult Interpreter::runCommunication(Operation *op,
                                             Environment &values) {
   Value resultValue = op->getResult(0);
   const PlacedValue &input = values[op->getOperand(0)];
   PlacedValue result = makeEmptyValue(resultValue.getType());
-  auto setLocal = [&](int64_t device, TensorRef tensor) {
-    result.locals[indexOfDevice(result, device)] = std::move(tensor);
-  };
+  CollectiveRun run{op, input, result};
 
   LogicalResult status =
       llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -455,142 +617,25 @@ LogicalResult Interpreter::runCommunication(Operation *op,
             result.locals = input.locals;
             return success();
           })
-          .Case<AllReduceOp>([&](AllReduceOp allReduce) -> LogicalResult {
-            DeviceGroupsAttr groups = allReduce.getGroups();
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              HostTensor sum;
-              if (failed(
-                      report(op, k::reduceTensors(
-                                     gatherGroup(input, groups.getGroup(g)),
-                                     toKernel(allReduce.getReduction()), sum))))
-                return failure();
-              TensorRef shared = share(std::move(sum));
-              for (int64_t device : groups.getGroup(g))
-                setLocal(device, shared);
-            }
-            return success();
+          .Case([&](AllReduceOp collective) {
+            return runAllReduce(collective, run);
           })
-          .Case<AllGatherOp>([&](AllGatherOp allGather) -> LogicalResult {
-            DeviceGroupsAttr groups = allGather.getGroups();
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              HostTensor gathered;
-              if (failed(report(
-                      op, k::concat(gatherGroup(input, groups.getGroup(g)),
-                                    static_cast<int64_t>(allGather.getDim()),
-                                    gathered))))
-                return failure();
-              TensorRef shared = share(std::move(gathered));
-              for (int64_t device : groups.getGroup(g))
-                setLocal(device, shared);
-            }
-            return success();
+          .Case([&](AllGatherOp collective) {
+            return runAllGather(collective, run);
           })
-          .Case<ReduceScatterOp>([&](ReduceScatterOp reduceScatter)
-                                     -> LogicalResult {
-            DeviceGroupsAttr groups = reduceScatter.getGroups();
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              ArrayRef<int64_t> group = groups.getGroup(g);
-              HostTensor sum;
-              std::vector<TensorRef> blocks;
-              if (failed(report(op, k::reduceTensors(
-                                        gatherGroup(input, group),
-                                        toKernel(reduceScatter.getReduction()),
-                                        sum))) ||
-                  failed(report(
-                      op, splitIntoBlocks(
-                              sum, static_cast<int64_t>(reduceScatter.getDim()),
-                              static_cast<int64_t>(group.size()), blocks))))
-                return failure();
-              for (auto [rank, device] : llvm::enumerate(group))
-                setLocal(device, blocks[rank]);
-            }
-            return success();
+          .Case([&](ReduceScatterOp collective) {
+            return runReduceScatter(collective, run);
           })
-          .Case<AllToAllOp>([&](AllToAllOp allToAll) -> LogicalResult {
-            DeviceGroupsAttr groups = allToAll.getGroups();
-            const int64_t splitDim =
-                static_cast<int64_t>(allToAll.getSplitDim());
-            const int64_t concatDim =
-                static_cast<int64_t>(allToAll.getConcatDim());
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              ArrayRef<int64_t> group = groups.getGroup(g);
-              const int64_t n = static_cast<int64_t>(group.size());
-              // blocks[i][j]: member i's j-th block, sent to member j.
-              std::vector<std::vector<TensorRef>> blocks(n);
-              k::TensorList members = gatherGroup(input, group);
-              for (int64_t i = 0; i < n; ++i)
-                if (failed(report(op, splitIntoBlocks(*members[i], splitDim, n,
-                                                      blocks[i]))))
-                  return failure();
-              for (int64_t j = 0; j < n; ++j) {
-                k::TensorList received;
-                for (int64_t i = 0; i < n; ++i)
-                  received.push_back(blocks[i][j].get());
-                HostTensor joined;
-                if (failed(report(op, k::concat(received, concatDim, joined))))
-                  return failure();
-                setLocal(group[j], share(std::move(joined)));
-              }
-            }
-            return success();
+          .Case([&](AllToAllOp collective) {
+            return runAllToAll(collective, run);
           })
-          .Case<BroadcastOp>([&](BroadcastOp broadcast) {
-            DeviceGroupsAttr groups = broadcast.getGroups();
-            const int64_t root = static_cast<int64_t>(broadcast.getRoot());
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              ArrayRef<int64_t> group = groups.getGroup(g);
-              TensorRef value = input.locals[indexOfDevice(input, group[root])];
-              for (int64_t device : group)
-                setLocal(device, value);
-            }
-            return success();
+          .Case([&](BroadcastOp collective) {
+            return runBroadcast(collective, run);
           })
-          .Case<ScatterOp>([&](ScatterOp scatter) -> LogicalResult {
-            DeviceGroupsAttr groups = scatter.getGroups();
-            const int64_t root = static_cast<int64_t>(scatter.getRoot());
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              ArrayRef<int64_t> group = groups.getGroup(g);
-              std::vector<TensorRef> blocks;
-              if (failed(report(
-                      op, splitIntoBlocks(
-                              *input.locals[indexOfDevice(input, group[root])],
-                              static_cast<int64_t>(scatter.getDim()),
-                              static_cast<int64_t>(group.size()), blocks))))
-                return failure();
-              for (auto [rank, device] : llvm::enumerate(group))
-                setLocal(device, blocks[rank]);
-            }
-            return success();
-          })
-          .Case<GatherOp>([&](GatherOp gather) -> LogicalResult {
-            DeviceGroupsAttr groups = gather.getGroups();
-            const int64_t root = static_cast<int64_t>(gather.getRoot());
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              ArrayRef<int64_t> group = groups.getGroup(g);
-              HostTensor gathered;
-              if (failed(report(op,
-                                k::concat(gatherGroup(input, group),
-                                          static_cast<int64_t>(gather.getDim()),
-                                          gathered))))
-                return failure();
-              setLocal(group[root], share(std::move(gathered)));
-            }
-            return success();
-          })
-          .Case<ReduceOp>([&](ReduceOp reduce) -> LogicalResult {
-            DeviceGroupsAttr groups = reduce.getGroups();
-            const int64_t root = static_cast<int64_t>(reduce.getRoot());
-            for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-              ArrayRef<int64_t> group = groups.getGroup(g);
-              HostTensor sum;
-              if (failed(report(op, k::reduceTensors(
-                                        gatherGroup(input, group),
-                                        toKernel(reduce.getReduction()), sum))))
-                return failure();
-              setLocal(group[root], share(std::move(sum)));
-            }
-            return success();
-          })
+          .Case(
+              [&](ScatterOp collective) { return runScatter(collective, run); })
+          .Case([&](GatherOp collective) { return runGather(collective, run); })
+          .Case([&](ReduceOp collective) { return runReduce(collective, run); })
           .Default([&](Operation *) {
             return op->emitOpError()
                    << "is not supported by the reference executor";
