@@ -22,7 +22,8 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 tool_dirs = [config.distir_tools_dir, config.llvm_tools_dir]
 tools = [
     ToolSubst(name, unresolved="ignore")
-    for name in ["dist-opt", "dist-run", "dist-gen", "dist-sim", "dist-translate", "dist-search"]
+    for name in ["dist-opt", "dist-run", "dist-gen", "dist-sim", "dist-translate", "dist-search",
+                 "dist-lsp-server"]
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.distir_tools_dir, append_path=True)
