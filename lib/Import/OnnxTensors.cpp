@@ -77,6 +77,36 @@ Type distir::onnx_import::getMlirElementType(ElementType type,
 
 namespace {
 
+/// External data must be a regular file inside the model's directory, after
+/// resolving `..` and symbolic links: a model file from elsewhere must not
+/// make the importer read (and embed as weights) `/etc/passwd`, nor block on
+/// a FIFO or read `/dev/zero` without end. `resolved` is the real path of the
+/// location.
+Status checkConfined(StringRef location, StringRef resolved,
+                     StringRef modelDir) {
+  SmallString<256> directory;
+  if (std::error_code error = llvm::sys::fs::real_path(
+          modelDir.empty() ? StringRef(".") : modelDir, directory))
+    return Status::error("cannot resolve the model's directory '" +
+                         modelDir.str() + "': " + error.message());
+  StringRef inside = resolved;
+  if (!inside.consume_front(directory) ||
+      !(llvm::sys::path::is_separator(directory.back()) ||
+        (!inside.empty() && llvm::sys::path::is_separator(inside.front()))))
+    return Status::error("external data location '" + location.str() +
+                         "' resolves to '" + resolved.str() +
+                         "', outside the model's directory '" +
+                         std::string(directory) + "'");
+  llvm::sys::fs::file_status status;
+  if (std::error_code error = llvm::sys::fs::status(resolved, status))
+    return Status::error("cannot read external data '" + resolved.str() +
+                         "': " + error.message());
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return Status::error("external data '" + resolved.str() +
+                         "' is not a regular file");
+  return Status::success();
+}
+
 /// Reads the bytes an external-data tensor points at, relative to the
 /// model's directory.
 Status readExternalData(const onnx::TensorProto &proto, StringRef modelDir,
@@ -102,8 +132,13 @@ Status readExternalData(const onnx::TensorProto &proto, StringRef modelDir,
                          "' must be relative to the model's directory");
   SmallString<256> path(modelDir);
   llvm::sys::path::append(path, location);
+  SmallString<256> resolved;
+  if (std::error_code error = llvm::sys::fs::real_path(path, resolved))
+    return Status::error("cannot read external data '" + std::string(path) +
+                         "': " + error.message());
+  DISTIR_RETURN_IF_ERROR(checkConfined(location, resolved, modelDir));
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+      llvm::MemoryBuffer::getFile(resolved, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
   if (!file)
     return Status::error("cannot read external data '" + std::string(path) +
