@@ -1,0 +1,993 @@
+//===- MicrobatchSplit.cpp - split pipeline stages into microbatches ------===//
+//
+// On the placed program: splitting the batch into microbatches is sharding
+// the batch loop of every op over time instead of devices, so it rests on the
+// partitioner's per-op facts (ShardingRule, localizeShapeAttributes;
+// collectives get their rule here): a value either holds the microbatch's
+// block of the batch (split) or sums over the microbatches to the unsplit
+// value (partial: weight gradients, the loss). Ops that average over the
+// batch (normalized loops) are scaled by 1/microbatches, so every microbatch
+// value is exactly the block or the partial sum of the unsplit one and
+// combining is a plain sum, whatever mix of means and sums the loss holds.
+// Ops that are linear in partial sums and only feed the optimizer (the
+// data-parallel all_reduce of a gradient, a send) sink below the
+// accumulation: they run once per step. The block is then ordered by the
+// schedule (mergePipelineUnits).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineUtils.h"
+
+#include "distir/Dialect/Dist/IR/ShardingRule.h"
+#include "distir/Dialect/Dist/Transforms/Pipeline.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#include <map>
+
+#define DEBUG_TYPE "dist-pipeline-microbatches"
+
+using namespace mlir;
+using namespace mlir::dist;
+using namespace mlir::dist::pipeline;
+
+namespace {
+
+/// When an op runs in the pipelined step.
+enum class OpClass : uint8_t {
+  /// Independent of the data: once per step, before the microbatches.
+  Prologue,
+  /// Once per microbatch, in the stage's forward unit.
+  Forward,
+  /// Once per microbatch, in the stage's backward unit.
+  Backward,
+  /// Once per step after the microbatches (optimizer updates and whatever
+  /// needs the values combined over all microbatches).
+  Epilogue,
+};
+
+/// How a per-microbatch value relates to the value of the unsplit program.
+struct MicrobatchState {
+  /// The dimension holding the microbatch's block of the batch, or -1.
+  int64_t batchDim = -1;
+  /// The microbatch values sum to the unsplit value.
+  bool partial = false;
+  /// The batch dim was gathered over devices: the microbatch holds every
+  /// device's block of it, side by side, not one block of the whole.
+  bool interleaved = false;
+};
+
+using UnitKind = PipelineUnitKind;
+using Unit = PipelineUnit;
+
+[[maybe_unused]] StringRef getOpClassName(OpClass opClass) {
+  switch (opClass) {
+  case OpClass::Prologue:
+    return "prologue";
+  case OpClass::Forward:
+    return "forward";
+  case OpClass::Backward:
+    return "backward";
+  case OpClass::Epilogue:
+    return "epilogue";
+  }
+  llvm_unreachable("unknown op class");
+}
+
+/// The loop structure of a collective or a send for splitting the batch:
+/// every dim runs over its own loop, except the dims a collective gathers or
+/// scatters along (their blocks belong to other devices) which stay whole.
+/// Sends, gathers and sum / average reductions are linear: sums over the
+/// microbatches flow through them.
+void getCommunicationRule(Operation *op, ShardingRule &rule) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<int64_t> loops = rule.addLoops(result.getRank());
+  auto keepWhole = [&](int64_t dim) {
+    rule.loops[loops[dim]].splittable = false;
+  };
+  bool linear = true;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](AllGatherOp op) { keepWhole(op.getDim()); })
+      .Case([&](ReduceScatterOp op) {
+        keepWhole(op.getDim());
+        linear = op.getReduction() == ReductionKind::sum ||
+                 op.getReduction() == ReductionKind::avg;
+      })
+      .Case([&](AllToAllOp op) {
+        keepWhole(op.getSplitDim());
+        keepWhole(op.getConcatDim());
+      })
+      .Case([&](ScatterOp op) { keepWhole(op.getDim()); })
+      .Case([&](GatherOp op) { keepWhole(op.getDim()); })
+      .Case([&](AllReduceOp op) {
+        linear = op.getReduction() == ReductionKind::sum ||
+                 op.getReduction() == ReductionKind::avg;
+      })
+      .Case([&](ReduceOp op) {
+        linear = op.getReduction() == ReductionKind::sum ||
+                 op.getReduction() == ReductionKind::avg;
+      });
+  rule.addOperand(loops);
+  rule.addResult(loops);
+  if (linear) {
+    rule.linearity = ShardingRule::Linearity::Joint;
+    rule.linearOperands.push_back(0);
+  }
+}
+
+/// The rule the microbatch split follows: the sharding rule of a compute op,
+/// the one above for communication.
+LogicalResult getMicrobatchRule(Operation *op, ShardingRule &rule) {
+  if (isCommunication(op)) {
+    getCommunicationRule(op, rule);
+    return success();
+  }
+  if (failed(cast<DistOpInterface>(op).getShardingRule(rule)))
+    return failure();
+  if (rule.operandDims.size() != op->getNumOperands() ||
+      rule.resultDims.size() != op->getNumResults())
+    return opError(op) << "has a sharding rule that does not describe every "
+                          "operand and result";
+  return success();
+}
+
+} // namespace
+
+namespace {
+
+class PipelineSplitter {
+public:
+  PipelineSplitter(func::FuncOp func, const PipelineOptions &options)
+      : func(func), options(options), numStages(options.numStages),
+        numMicrobatches(options.numMicrobatches) {}
+
+  ~PipelineSplitter() { destroyTemplates(); }
+
+  LogicalResult run();
+
+private:
+  LogicalResult checkInput();
+  LogicalResult classifyAndSplit();
+  LogicalResult splitOp(unsigned index,
+                        ArrayRef<std::optional<MicrobatchState>> operandStates,
+                        bool &promote);
+  FailureOr<Value> localizeStepValue(Value value, RankedTensorType localType,
+                                     Operation *user, unsigned operandIndex);
+  void sinkLinearOps();
+  LogicalResult collectFrontier();
+  void collectUnits();
+  LogicalResult orderUnits(SmallVectorImpl<Unit> &order);
+  void emit(ArrayRef<Unit> order);
+
+  // Emission helpers.
+  Value lookup(Value original, int64_t stage, int64_t microbatch);
+  Value getSlice(BlockArgument arg, int64_t stage, int64_t microbatch);
+  Value getLocalized(Value local, int64_t stage);
+  Value getScale(RankedTensorType like, int64_t stage);
+  Operation *emitOp(Operation *original, int64_t stage, int64_t microbatch);
+  void finalizeFrontier(Value original, int64_t stage);
+  void tag(Operation *op, int64_t stage, int64_t microbatch,
+           Operation *from = nullptr);
+  void destroyTemplates();
+
+  bool isPerMicrobatch(unsigned index) const {
+    return opClass[index] == OpClass::Forward ||
+           opClass[index] == OpClass::Backward;
+  }
+  std::optional<unsigned> producerIndex(Value value) const {
+    if (Operation *def = value.getDefiningOp())
+      return indexOf.lookup(def);
+    return std::nullopt;
+  }
+
+  func::FuncOp func;
+  PipelineOptions options;
+  int64_t numStages, numMicrobatches;
+
+  Block *body = nullptr;
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, unsigned> indexOf;
+  SmallVector<OpClass> opClass;
+  SmallVector<int64_t> stageOf;
+  SmallVector<bool> isDataArg;
+
+  // Splitting into microbatches (only with more than one): the op as it
+  // runs on one microbatch, built once in a scratch block.
+  Block *scratch = nullptr;
+  SmallVector<Operation *> templateOf;
+  SmallVector<bool> scaleResults;
+  /// Per op: linear in its per-microbatch operands, which are all partial.
+  SmallVector<bool> linearInPartials;
+  DenseMap<Value, MicrobatchState> states;
+  DenseMap<Value, Value> templateValues;
+  /// Step values recomputed at the microbatch shape (scratch ops).
+  DenseMap<std::pair<Value, Type>, Value> localizedValues;
+  DenseSet<Operation *> localizedOps;
+
+  // Values combined over the microbatches (used by the epilogue or returned).
+  SetVector<Value> frontier;
+
+  // Units.
+  SmallVector<SmallVector<Operation *>> forwardOps, backwardOps, epilogueOps;
+  SmallVector<SmallVector<Value>> frontierOfStage;
+
+  // Emission state.
+  Block *newBody = nullptr;
+  OpBuilder builder{func.getContext()};
+  IRMapping scratchMapping;
+  DenseMap<Value, Value> stepValues;
+  SmallVector<DenseMap<Value, Value>> microbatchValues;
+  DenseMap<Value, Value> accumulators;
+  DenseMap<Value, SmallVector<Value>> parts;
+  DenseMap<std::pair<Operation *, int64_t>, Operation *> localizedCopies;
+  std::map<std::tuple<unsigned, int64_t, int64_t>, Value> slices;
+  DenseMap<Type, Value> scales;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Input checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult PipelineSplitter::checkInput() {
+  if (failed(checkPipelineFunction(func, numStages)))
+    return failure();
+  if (numMicrobatches < 1)
+    return mlir::emitError(func.getLoc())
+           << "microbatches must be at least 1, got " << numMicrobatches;
+  body = &func.getBody().front();
+
+  // Data arguments (dist.role = "data") are split on dim 0, their local
+  // batch once placed.
+  isDataArg.assign(body->getNumArguments(), false);
+  for (BlockArgument arg : body->getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type)
+      return mlir::emitError(func.getLoc())
+             << "argument " << arg.getArgNumber() << " is not a ranked tensor";
+    auto role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
+    if (!role || role.getValue() != "data")
+      continue;
+    isDataArg[arg.getArgNumber()] = true;
+    if (numMicrobatches == 1)
+      continue;
+    std::string name = describeArgument(func, arg.getArgNumber());
+    if (type.getRank() == 0 || type.isDynamicDim(0))
+      return mlir::emitError(func.getLoc())
+             << "data " << name << " has no static batch dimension to split";
+    int64_t batch = type.getDimSize(0);
+    if (batch % numMicrobatches != 0)
+      return mlir::emitError(func.getLoc())
+             << (getPlacement(type) ? "local batch size " : "batch size ")
+             << batch << " of data " << name << " is not divisible by "
+             << numMicrobatches << " microbatches";
+  }
+
+  stageOf.clear();
+  for (Operation &op : body->without_terminator()) {
+    if (!isa<DistOpInterface>(op) || op.getNumRegions() != 0)
+      return opError(&op) << "is not a dist op; dist-pipeline cannot "
+                             "schedule it";
+    std::optional<int64_t> stage = getPipelineStage(&op);
+    if (!stage || *stage < 0 || *stage >= numStages)
+      return opError(&op) << "has no pipeline stage in [0, " << numStages
+                          << ") (dist.stage)";
+    // The layouts propagation left on the ops describe the unsplit values;
+    // the placed types and groups say everything about the split ones.
+    op.removeAttr(DistDialect::kShardingAttrName);
+    op.removeAttr("dist.shardings");
+    indexOf[&op] = ops.size();
+    ops.push_back(&op);
+    stageOf.push_back(*stage);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Classification and microbatch templates
+//===----------------------------------------------------------------------===//
+
+LogicalResult PipelineSplitter::classifyAndSplit() {
+  opClass.assign(ops.size(), OpClass::Prologue);
+  templateOf.assign(ops.size(), nullptr);
+  scaleResults.assign(ops.size(), false);
+  linearInPartials.assign(ops.size(), false);
+  bool splitting = numMicrobatches > 1;
+  if (splitting) {
+    scratch = new Block();
+    for (BlockArgument arg : body->getArguments()) {
+      auto type = cast<RankedTensorType>(arg.getType());
+      if (!isDataArg[arg.getArgNumber()]) {
+        scratch->addArgument(type, arg.getLoc());
+        continue;
+      }
+      SmallVector<int64_t> shape(type.getShape());
+      shape[0] /= numMicrobatches;
+      BlockArgument local = scratch->addArgument(
+          RankedTensorType::get(shape, type.getElementType(),
+                                type.getEncoding()),
+          arg.getLoc());
+      templateValues[arg] = local;
+      states[arg] = {0, false, false};
+    }
+  }
+
+  SmallVector<std::optional<MicrobatchState>> operandStates;
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    bool usesEpilogue = false, usesMicrobatch = false;
+    operandStates.clear();
+    for (Value operand : op->getOperands()) {
+      std::optional<MicrobatchState> state;
+      if (auto arg = dyn_cast<BlockArgument>(operand)) {
+        if (isDataArg[arg.getArgNumber()]) {
+          usesMicrobatch = true;
+          if (splitting)
+            state = states.lookup(arg);
+        }
+      } else {
+        unsigned producer = indexOf.lookup(operand.getDefiningOp());
+        usesEpilogue |= opClass[producer] == OpClass::Epilogue;
+        if (isPerMicrobatch(producer)) {
+          usesMicrobatch = true;
+          if (splitting)
+            state = states.lookup(operand);
+        }
+      }
+      operandStates.push_back(state);
+    }
+    Phase phase = getPhase(op);
+    if (phase == Phase::Optimizer || usesEpilogue) {
+      opClass[index] = OpClass::Epilogue;
+      continue;
+    }
+    if (!usesMicrobatch)
+      continue;
+    opClass[index] =
+        phase == Phase::Forward ? OpClass::Forward : OpClass::Backward;
+    if (!splitting) {
+      templateOf[index] = op;
+      continue;
+    }
+    bool promote = false;
+    if (failed(splitOp(index, operandStates, promote)))
+      return failure();
+    if (promote)
+      opClass[index] = OpClass::Epilogue;
+  }
+  LLVM_DEBUG({
+    for (auto [index, op] : llvm::enumerate(ops))
+      llvm::dbgs() << "op " << index << " (" << op->getName() << ", stage "
+                   << stageOf[index] << "): " << getOpClassName(opClass[index])
+                   << (scaleResults[index] ? ", scaled" : "") << "\n";
+  });
+  return success();
+}
+
+/// Splits one op whose operands hold microbatch values: picks the loop the
+/// batch runs over, derives the local result types and builds the template.
+/// Sets `promote` instead when the op must see the combined values (it is
+/// not linear in an operand that sums over the microbatches).
+LogicalResult PipelineSplitter::splitOp(
+    unsigned index, ArrayRef<std::optional<MicrobatchState>> operandStates,
+    bool &promote) {
+  Operation *op = ops[index];
+  ShardingRule rule;
+  if (failed(getMicrobatchRule(op, rule)))
+    return opError(op) << "cannot be split into microbatches";
+
+  bool anyPartial = false, anySplit = false;
+  bool interleaved = false;
+  int64_t batchLoop = ShardingRule::kNoLoop, batchOperandDim = -1;
+  for (auto [i, state] : llvm::enumerate(operandStates)) {
+    if (!state)
+      continue;
+    if (state->partial) {
+      anyPartial = true;
+      continue;
+    }
+    int64_t loop = rule.operandDims[i][state->batchDim];
+    if (loop == ShardingRule::kNoLoop ||
+        (batchLoop != ShardingRule::kNoLoop &&
+         (loop != batchLoop || interleaved != state->interleaved)))
+      return opError(op)
+             << "mixes batch dimensions of its operands in a way that "
+                "cannot be split into microbatches";
+    anySplit = true;
+    batchLoop = loop;
+    batchOperandDim = state->batchDim;
+    interleaved = state->interleaved;
+  }
+
+  SmallVector<RankedTensorType> localTypes;
+  for (Type type : op->getResultTypes())
+    localTypes.push_back(cast<RankedTensorType>(type));
+
+  if (anyPartial) {
+    // Sums over the microbatches flow through ops that are linear in all of
+    // them jointly (add, reshape, ...); anything else runs once on the sum.
+    bool linear = !anySplit && rule.linearity == ShardingRule::Linearity::Joint;
+    for (auto [i, state] : llvm::enumerate(operandStates)) {
+      bool isLinear = llvm::is_contained(rule.linearOperands, (unsigned)i);
+      if (isLinear != state.has_value())
+        linear = false;
+    }
+    if (!linear) {
+      promote = true;
+      return success();
+    }
+    for (Value result : op->getResults())
+      states[result] = {-1, true, false};
+    linearInPartials[index] = true;
+  } else {
+    // Gathering the batch over devices puts each device's microbatch block
+    // side by side; scattering it back undoes that. Both stay per
+    // microbatch.
+    bool resultInterleaved = interleaved;
+    bool splittable = rule.loops[batchLoop].splittable;
+    if (auto gather = dyn_cast<AllGatherOp>(op);
+        gather && (int64_t)gather.getDim() == batchOperandDim && !interleaved) {
+      splittable = true;
+      resultInterleaved = true;
+    } else if (auto scatter = dyn_cast<ReduceScatterOp>(op);
+               scatter && (int64_t)scatter.getDim() == batchOperandDim &&
+               interleaved) {
+      splittable = true;
+      resultInterleaved = false;
+    }
+    if (!splittable)
+      return opError(op)
+             << "needs the whole batch dimension; it cannot be split into "
+                "microbatches";
+    for (auto [r, result] : llvm::enumerate(op->getResults())) {
+      MicrobatchState state{-1, true, false};
+      SmallVector<int64_t> shape(localTypes[r].getShape());
+      for (auto [d, loop] : llvm::enumerate(rule.resultDims[r])) {
+        if (loop != batchLoop)
+          continue;
+        if (shape[d] % numMicrobatches != 0)
+          return opError(op) << "result dimension " << d << " of size "
+                             << shape[d] << " is not divisible by "
+                             << numMicrobatches << " microbatches";
+        shape[d] /= numMicrobatches;
+        if (state.partial)
+          state = {(int64_t)d, false, resultInterleaved};
+      }
+      localTypes[r] = RankedTensorType::get(
+          shape, localTypes[r].getElementType(), localTypes[r].getEncoding());
+      states[result] = state;
+    }
+    scaleResults[index] = rule.loops[batchLoop].normalized;
+  }
+
+  // The template: the op on one microbatch's values.
+  OpBuilder scratchBuilder(func.getContext());
+  scratchBuilder.setInsertionPointToEnd(scratch);
+  IRMapping mapping;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    if (operandStates[i]) {
+      mapping.map(operand, templateValues.lookup(operand));
+      continue;
+    }
+    if (batchLoop == ShardingRule::kNoLoop ||
+        !llvm::is_contained(rule.operandDims[i], batchLoop))
+      continue;
+    // An operand that does not depend on the data yet spans the batch (a
+    // splat constant, the loss gradient expanded to the batch shape): it is
+    // recomputed at the microbatch's shape.
+    auto type = cast<RankedTensorType>(operand.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    for (auto [d, loop] : llvm::enumerate(rule.operandDims[i]))
+      if (loop == batchLoop)
+        shape[d] /= numMicrobatches;
+    FailureOr<Value> local = localizeStepValue(
+        operand,
+        RankedTensorType::get(shape, type.getElementType(), type.getEncoding()),
+        op, i);
+    if (failed(local))
+      return failure();
+    mapping.map(operand, *local);
+  }
+  Operation *tmpl = scratchBuilder.clone(*op, mapping);
+  if (failed(localizeShapeAttributes(tmpl, localTypes)))
+    return failure();
+  for (auto [result, type] : llvm::zip(tmpl->getResults(), localTypes))
+    result.setType(type);
+
+  // The shape rules must agree with the sharding rule's local types.
+  if (auto infer = dyn_cast<InferTypeOpInterface>(tmpl)) {
+    SmallVector<Type> inferred;
+    if (failed(infer.inferReturnTypes(
+            tmpl->getContext(), op->getLoc(), tmpl->getOperands(),
+            tmpl->getRawDictionaryAttrs(), tmpl->getPropertiesStorage(),
+            tmpl->getRegions(), inferred)))
+      return opError(op) << "cannot be split into microbatches";
+    if (!areRefinableTypes(inferred, tmpl->getResultTypes()))
+      return opError(op)
+             << "cannot be split into microbatches: its shape rule gives "
+             << TypeRange(inferred) << " where the sharding rule gives "
+             << tmpl->getResultTypes();
+  }
+  templateOf[index] = tmpl;
+  for (auto [result, local] : llvm::zip(op->getResults(), tmpl->getResults()))
+    templateValues[result] = local;
+  return success();
+}
+
+/// `value`, computed once per step without the data, at the microbatch shape
+/// `localType`: its producer (and what feeds it) is cloned into the scratch
+/// block with the dims that span the batch cut.
+FailureOr<Value> PipelineSplitter::localizeStepValue(Value value,
+                                                     RankedTensorType localType,
+                                                     Operation *user,
+                                                     unsigned operandIndex) {
+  auto fail =
+      [&]() {
+        return opError(user)
+               << "operand #" << operandIndex
+               << " spans the batch dimension but does not depend on the data; "
+                  "it cannot be split into microbatches";
+      };
+  if (value.getType() == localType)
+    return value;
+  Value &cached = localizedValues[{value, localType}];
+  if (cached)
+    return cached;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return fail();
+  unsigned index = indexOf.lookup(def);
+  if (opClass[index] != OpClass::Prologue)
+    return fail();
+  ShardingRule rule;
+  if (failed(getMicrobatchRule(def, rule)))
+    return failure();
+  unsigned resultIndex = cast<OpResult>(value).getResultNumber();
+  auto fullType = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> cut;
+  for (int64_t d = 0; d < fullType.getRank(); ++d) {
+    if (fullType.getDimSize(d) == localType.getDimSize(d))
+      continue;
+    int64_t loop = rule.resultDims[resultIndex][d];
+    if (loop == ShardingRule::kNoLoop || !rule.loops[loop].splittable ||
+        rule.loops[loop].normalized)
+      return fail();
+    cut.push_back(loop);
+  }
+  auto shrink = [&](RankedTensorType type, ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> shape(type.getShape());
+    for (auto [d, loop] : llvm::enumerate(dims))
+      if (llvm::is_contained(cut, loop))
+        shape[d] /= numMicrobatches;
+    return RankedTensorType::get(shape, type.getElementType(),
+                                 type.getEncoding());
+  };
+  IRMapping mapping;
+  for (auto [i, operand] : llvm::enumerate(def->getOperands())) {
+    FailureOr<Value> local = localizeStepValue(
+        operand,
+        shrink(cast<RankedTensorType>(operand.getType()), rule.operandDims[i]),
+        user, operandIndex);
+    if (failed(local))
+      return failure();
+    mapping.map(operand, *local);
+  }
+  SmallVector<RankedTensorType> localTypes;
+  for (auto [r, result] : llvm::enumerate(def->getResults()))
+    localTypes.push_back(
+        shrink(cast<RankedTensorType>(result.getType()), rule.resultDims[r]));
+  OpBuilder scratchBuilder(func.getContext());
+  scratchBuilder.setInsertionPointToEnd(scratch);
+  Operation *local = scratchBuilder.clone(*def, mapping);
+  if (failed(localizeShapeAttributes(local, localTypes)))
+    return failure();
+  for (auto [result, type] : llvm::zip(local->getResults(), localTypes))
+    result.setType(type);
+  localizedOps.insert(local);
+  cached = local->getResult(resultIndex);
+  return cached;
+}
+
+void PipelineSplitter::destroyTemplates() {
+  if (!scratch)
+    return;
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*scratch)))
+    op.erase();
+  delete scratch;
+  scratch = nullptr;
+}
+
+void PipelineSplitter::collectUnits() {
+  forwardOps.assign(numStages, {});
+  backwardOps.assign(numStages, {});
+  epilogueOps.assign(numStages, {});
+  frontierOfStage.assign(numStages, {});
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    switch (opClass[index]) {
+    case OpClass::Forward:
+      forwardOps[stageOf[index]].push_back(op);
+      break;
+    case OpClass::Backward:
+      backwardOps[stageOf[index]].push_back(op);
+      break;
+    case OpClass::Epilogue:
+      epilogueOps[stageOf[index]].push_back(op);
+      break;
+    default:
+      break;
+    }
+  }
+  for (Value value : frontier)
+    frontierOfStage[stageOf[*producerIndex(value)]].push_back(value);
+}
+
+LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
+  PipelineUnitGraph graph;
+  graph.numStages = numStages;
+  graph.numMicrobatches = numMicrobatches;
+  graph.sequences.resize(numStages);
+  graph.inputs.resize(numStages);
+  graph.durations.assign(numStages, {0, 0, 0});
+
+  for (int64_t s = 0; s < numStages; ++s)
+    graph.sequences[s] =
+        getStageUnits(options.schedule, numStages, s, numMicrobatches,
+                      !forwardOps[s].empty(), !backwardOps[s].empty(),
+                      !epilogueOps[s].empty() || !frontierOfStage[s].empty());
+
+  // Which units of other stages each unit reads from (same microbatch), and
+  // how long the units take: FLOPs (only the order matters).
+  auto kindOf = [&](unsigned index) {
+    switch (opClass[index]) {
+    case OpClass::Forward:
+      return UnitKind::Forward;
+    case OpClass::Backward:
+      return UnitKind::Backward;
+    default:
+      return UnitKind::Epilogue;
+    }
+  };
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    if (opClass[index] == OpClass::Prologue)
+      continue;
+    int64_t stage = stageOf[index];
+    UnitKind kind = kindOf(index);
+    double cost = getOpCost(op);
+    graph.durations[stage][(int)kind] +=
+        kind == UnitKind::Epilogue ? cost : cost / numMicrobatches;
+    auto &inputs = graph.inputs[stage][(int)kind];
+    for (Value operand : op->getOperands()) {
+      std::optional<unsigned> producer = producerIndex(operand);
+      if (!producer || stageOf[*producer] == stage ||
+          opClass[*producer] == OpClass::Prologue)
+        continue;
+      // The epilogue reads other epilogues (where microbatches are combined).
+      std::pair<int64_t, UnitKind> input{
+          stageOf[*producer],
+          kind == UnitKind::Epilogue ? UnitKind::Epilogue : kindOf(*producer)};
+      if (!llvm::is_contained(inputs, input))
+        inputs.push_back(input);
+    }
+  }
+
+  LLVM_DEBUG({
+    for (int64_t s = 0; s < numStages; ++s)
+      llvm::dbgs() << "stage " << s << " runs " << graph.sequences[s].size()
+                   << " units; forward " << graph.durations[s][0]
+                   << ", backward " << graph.durations[s][1] << ", epilogue "
+                   << graph.durations[s][2] << "\n";
+  });
+  FailureOr<SmallVector<Unit>> merged = mergePipelineUnits(graph);
+  if (failed(merged))
+    return mlir::emitError(func.getLoc())
+           << "the " << stringifyPipelineSchedule(options.schedule)
+           << " schedule cannot run this cut: a stage waits for a value "
+              "that its own schedule produces later";
+  order.assign(merged->begin(), merged->end());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+void PipelineSplitter::tag(Operation *op, int64_t stage, int64_t microbatch,
+                           Operation *from) {
+  if (from) {
+    for (StringRef name : {StringRef("dist.phase"), StringRef("dist.layer")})
+      if (Attribute attr = from->getAttr(name))
+        op->setAttr(name, attr);
+  }
+  op->setAttr(kStageAttrName, builder.getI64IntegerAttr(stage));
+  if (microbatch >= 0)
+    op->setAttr(kMicrobatchAttrName, builder.getI64IntegerAttr(microbatch));
+}
+
+Value PipelineSplitter::getLocalized(Value local, int64_t stage) {
+  Operation *def = local.getDefiningOp();
+  Operation *&copy = localizedCopies[{def, stage}];
+  if (!copy) {
+    IRMapping mapping;
+    for (Value operand : def->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (producer && localizedOps.contains(producer))
+        mapping.map(operand, getLocalized(operand, stage));
+      else
+        mapping.map(operand, lookup(operand, stage, -1));
+    }
+    copy = builder.clone(*def, mapping);
+    tag(copy, stage, -1);
+  }
+  return copy->getResult(cast<OpResult>(local).getResultNumber());
+}
+
+Value PipelineSplitter::getScale(RankedTensorType like, int64_t stage) {
+  // One per element type and device set, at the top of the body.
+  auto key =
+      RankedTensorType::get({}, like.getElementType(), like.getEncoding());
+  Value &scale = scales[key];
+  if (!scale) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(newBody);
+    auto value = DenseElementsAttr::get(
+        RankedTensorType::get({}, like.getElementType()),
+        builder.getFloatAttr(like.getElementType(), 1.0 / numMicrobatches));
+    auto op =
+        ConstantOp::create(builder, func.getLoc(), value, getPlacement(like));
+    tag(op, stage, -1);
+    scale = op.getResult();
+  }
+  return scale;
+}
+
+Value PipelineSplitter::getSlice(BlockArgument arg, int64_t stage,
+                                 int64_t microbatch) {
+  Value &slice = slices[{arg.getArgNumber(), stage, microbatch}];
+  if (slice)
+    return slice;
+  Value whole = newBody->getArgument(arg.getArgNumber());
+  auto type = cast<RankedTensorType>(whole.getType());
+  int64_t part = type.getDimSize(0) / numMicrobatches;
+  SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
+  SmallVector<int64_t> limits(type.getShape());
+  starts[0] = microbatch * part;
+  limits[0] = (microbatch + 1) * part;
+  auto sliceOp =
+      SliceOp::create(builder, arg.getLoc(), whole, starts, limits, strides);
+  tag(sliceOp, stage, microbatch);
+  slice = sliceOp;
+  return slice;
+}
+
+Value PipelineSplitter::lookup(Value original, int64_t stage,
+                               int64_t microbatch) {
+  if (auto arg = dyn_cast<BlockArgument>(original)) {
+    if (microbatch >= 0 && numMicrobatches > 1 && isDataArg[arg.getArgNumber()])
+      return getSlice(arg, stage, microbatch);
+    return newBody->getArgument(arg.getArgNumber());
+  }
+  unsigned index = *producerIndex(original);
+  switch (opClass[index]) {
+  case OpClass::Prologue:
+  case OpClass::Epilogue:
+    return stepValues.lookup(original);
+  case OpClass::Forward:
+  case OpClass::Backward:
+    if (microbatch >= 0)
+      return microbatchValues[microbatch].lookup(original);
+    return stepValues.lookup(original);
+  }
+  llvm_unreachable("covered switch");
+}
+
+Operation *PipelineSplitter::emitOp(Operation *original, int64_t stage,
+                                    int64_t microbatch) {
+  unsigned index = indexOf.lookup(original);
+  Operation *source = microbatch >= 0 ? templateOf[index] : original;
+  scratchMapping.clear();
+  for (auto [i, operand] : llvm::enumerate(original->getOperands())) {
+    Value sourceOperand = source->getOperand(i);
+    Operation *def = sourceOperand.getDefiningOp();
+    if (source != original && def && localizedOps.contains(def))
+      scratchMapping.map(sourceOperand, getLocalized(sourceOperand, stage));
+    else
+      scratchMapping.map(sourceOperand, lookup(operand, stage, microbatch));
+  }
+  Operation *copy = builder.clone(*source, scratchMapping);
+  tag(copy, stage, microbatch);
+  return copy;
+}
+
+void PipelineSplitter::finalizeFrontier(Value original, int64_t stage) {
+  if (numMicrobatches == 1) {
+    stepValues[original] = microbatchValues[0].lookup(original);
+    return;
+  }
+  MicrobatchState state = states.lookup(original);
+  if (state.partial) {
+    stepValues[original] = accumulators.lookup(original);
+    return;
+  }
+  // A value that keeps the batch: the microbatches side by side.
+  auto concat = ConcatOp::create(builder, original.getLoc(), parts[original],
+                                 (uint64_t)state.batchDim);
+  tag(concat, stage, -1, original.getDefiningOp());
+  stepValues[original] = concat;
+}
+
+void PipelineSplitter::emit(ArrayRef<Unit> order) {
+  Region &region = func.getBody();
+  newBody = new Block();
+  region.push_back(newBody);
+  for (BlockArgument arg : body->getArguments())
+    newBody->addArgument(arg.getType(), arg.getLoc());
+  builder.setInsertionPointToEnd(newBody);
+  microbatchValues.clear();
+  microbatchValues.resize(numMicrobatches);
+
+  // Once per step before the microbatches.
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    if (opClass[index] != OpClass::Prologue)
+      continue;
+    Operation *copy = emitOp(op, stageOf[index], -1);
+    for (auto [result, value] : llvm::zip(op->getResults(), copy->getResults()))
+      stepValues[result] = value;
+  }
+
+  for (const Unit &unit : order) {
+    int64_t s = unit.stage, m = unit.microbatch;
+    if (unit.kind == UnitKind::Epilogue) {
+      for (Value value : frontierOfStage[s])
+        finalizeFrontier(value, s);
+      for (Operation *op : epilogueOps[s]) {
+        Operation *copy = emitOp(op, s, -1);
+        for (auto [result, value] :
+             llvm::zip(op->getResults(), copy->getResults()))
+          stepValues[result] = value;
+      }
+      continue;
+    }
+    ArrayRef<Operation *> unitOps =
+        unit.kind == UnitKind::Forward ? forwardOps[s] : backwardOps[s];
+    for (Operation *op : unitOps) {
+      unsigned index = indexOf.lookup(op);
+      Operation *copy = emitOp(op, s, m);
+      for (auto [result, value] :
+           llvm::zip(op->getResults(), copy->getResults())) {
+        Value local = value;
+        if (scaleResults[index]) {
+          // A mean over the microbatch: 1/microbatches of it is the block
+          // (or partial sum) of the mean over the batch.
+          auto type = cast<RankedTensorType>(value.getType());
+          auto mul =
+              MulOp::create(builder, op->getLoc(), value, getScale(type, s));
+          tag(mul, s, m, op);
+          local = mul;
+        }
+        microbatchValues[m][result] = local;
+        if (!frontier.contains(result))
+          continue;
+        if (numMicrobatches == 1)
+          continue;
+        if (states.lookup(result).partial) {
+          Value &sum = accumulators[result];
+          if (!sum) {
+            sum = local;
+          } else {
+            auto add = AddOp::create(builder, op->getLoc(), sum, local);
+            tag(add, s, m, op);
+            sum = add;
+          }
+        } else {
+          parts[result].push_back(local);
+        }
+      }
+    }
+  }
+
+  Operation *terminator = body->getTerminator();
+  SmallVector<Value> results;
+  for (Value operand : terminator->getOperands())
+    results.push_back(lookup(operand, 0, -1));
+  func::ReturnOp::create(builder, terminator->getLoc(), results);
+
+  // The old body goes: first the templates that use its values.
+  destroyTemplates();
+  body->dropAllDefinedValueUses();
+  body->erase();
+  body = newBody;
+  func.setFunctionType(FunctionType::get(func.getContext(),
+                                         func.getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
+}
+
+//===----------------------------------------------------------------------===//
+// Sinking and the values combined over the microbatches
+//===----------------------------------------------------------------------===//
+
+/// An op linear in sums over the microbatches whose results only feed the
+/// epilogue runs once on the accumulated sums instead of once per
+/// microbatch: the data-parallel all_reduce of a weight gradient, the send of
+/// a gradient to the stage that updates a weight used on two stages, the add
+/// of two contributions to one gradient.
+void PipelineSplitter::sinkLinearOps() {
+  if (numMicrobatches == 1)
+    return;
+  Operation *terminator = body->getTerminator();
+  for (int64_t index = ops.size() - 1; index >= 0; --index) {
+    if (!isPerMicrobatch(index) || !linearInPartials[index])
+      continue;
+    bool onlyEpilogueUsers =
+        llvm::all_of(ops[index]->getUsers(), [&](Operation *user) {
+          return user == terminator ||
+                 opClass[indexOf.lookup(user)] == OpClass::Epilogue;
+        });
+    if (onlyEpilogueUsers)
+      opClass[index] = OpClass::Epilogue;
+  }
+}
+
+LogicalResult PipelineSplitter::collectFrontier() {
+  auto check = [&](Value value) -> LogicalResult {
+    MicrobatchState state = states.lookup(value);
+    if (numMicrobatches > 1 && !state.partial && state.interleaved)
+      return opError(value.getDefiningOp())
+             << "gathers the batch over devices and is needed after the "
+                "microbatches; its microbatches cannot be put back in order";
+    return success();
+  };
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    if (opClass[index] != OpClass::Epilogue)
+      continue;
+    for (Value operand : op->getOperands())
+      if (std::optional<unsigned> producer = producerIndex(operand))
+        if (isPerMicrobatch(*producer)) {
+          if (failed(check(operand)))
+            return failure();
+          frontier.insert(operand);
+        }
+  }
+  for (Value operand : body->getTerminator()->getOperands()) {
+    if (auto arg = dyn_cast<BlockArgument>(operand)) {
+      if (isDataArg[arg.getArgNumber()] && numMicrobatches > 1)
+        return mlir::emitError(func.getLoc())
+               << "returns data argument " << arg.getArgNumber()
+               << " unchanged; dist-pipeline cannot split it";
+      continue;
+    }
+    if (isPerMicrobatch(*producerIndex(operand))) {
+      if (failed(check(operand)))
+        return failure();
+      frontier.insert(operand);
+    }
+  }
+  return success();
+}
+
+LogicalResult PipelineSplitter::run() {
+  if (failed(checkInput()) || failed(classifyAndSplit()))
+    return failure();
+  sinkLinearOps();
+  if (failed(collectFrontier()))
+    return failure();
+  collectUnits();
+  SmallVector<Unit> order;
+  if (failed(orderUnits(order)))
+    return failure();
+  emit(order);
+  return success();
+}
+
+LogicalResult mlir::dist::splitPipelineStages(func::FuncOp func,
+                                              const PipelineOptions &options) {
+  PipelineSplitter splitter(func, options);
+  return splitter.run();
+}

@@ -1,0 +1,148 @@
+//===- PipelineSchedule.cpp - schedules and the block order ---------------===//
+//
+// The one definition of the pipeline schedules (GPipe, 1F1B): the order of a
+// stage's units, and the merge of every stage's units into one block order
+// (the pass orders the block by it; the search replays it).
+//
+// Block order. Each device runs its ops in block order, so the block must
+// interleave the stages such that (1) each stage's projection is its
+// schedule, and (2) every value is produced before it is used. The units
+// (stage, forward|backward, microbatch) and each stage's epilogue (combining
+// the microbatches, optimizer) are merged by simulating the schedule with the
+// ops' FLOPs as durations: repeatedly emit, among the stages whose next unit
+// has all its inputs emitted, the one that can start earliest. Any such merge
+// is a topological order whose per-stage projections are the schedules; a
+// send belongs to the unit of its producer, so it comes before its receiver's
+// use in every device's order: no deadlock.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/Dialect/Dist/Transforms/Pipeline.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "dist-pipeline-schedule"
+
+using namespace mlir;
+using namespace mlir::dist;
+
+std::optional<PipelineSchedule>
+mlir::dist::parsePipelineSchedule(StringRef name) {
+  if (name == "gpipe")
+    return PipelineSchedule::GPipe;
+  if (name == "1f1b")
+    return PipelineSchedule::OneFOneB;
+  return std::nullopt;
+}
+
+StringRef mlir::dist::stringifyPipelineSchedule(PipelineSchedule schedule) {
+  return schedule == PipelineSchedule::GPipe ? "gpipe" : "1f1b";
+}
+
+SmallVector<PipelineStep>
+mlir::dist::getStageSchedule(PipelineSchedule schedule, int64_t numStages,
+                             int64_t stage, int64_t numMicrobatches) {
+  SmallVector<PipelineStep> steps;
+  if (schedule == PipelineSchedule::GPipe) {
+    for (int64_t m = 0; m < numMicrobatches; ++m)
+      steps.push_back({false, m});
+    for (int64_t m = 0; m < numMicrobatches; ++m)
+      steps.push_back({true, m});
+    return steps;
+  }
+  // The later a stage, the sooner its first backward arrives: it warms up
+  // with fewer forwards and keeps fewer microbatches' activations alive.
+  int64_t warmup = std::min(numStages - stage - 1, numMicrobatches);
+  for (int64_t m = 0; m < warmup; ++m)
+    steps.push_back({false, m});
+  for (int64_t m = 0; m + warmup < numMicrobatches; ++m) {
+    steps.push_back({false, m + warmup});
+    steps.push_back({true, m});
+  }
+  for (int64_t m = numMicrobatches - warmup; m < numMicrobatches; ++m)
+    steps.push_back({true, m});
+  return steps;
+}
+
+SmallVector<PipelineUnit>
+mlir::dist::getStageUnits(PipelineSchedule schedule, int64_t numStages,
+                          int64_t stage, int64_t numMicrobatches,
+                          bool hasForward, bool hasBackward, bool hasEpilogue) {
+  SmallVector<PipelineUnit> units;
+  if (!hasBackward)
+    schedule = PipelineSchedule::GPipe;
+  for (const PipelineStep &step :
+       getStageSchedule(schedule, numStages, stage, numMicrobatches))
+    if (step.backward ? hasBackward : hasForward)
+      units.push_back({stage,
+                       step.backward ? PipelineUnitKind::Backward
+                                     : PipelineUnitKind::Forward,
+                       step.microbatch});
+  if (hasEpilogue)
+    units.push_back({stage, PipelineUnitKind::Epilogue, -1});
+  return units;
+}
+
+FailureOr<SmallVector<PipelineUnit>>
+mlir::dist::mergePipelineUnits(const PipelineUnitGraph &graph) {
+  using Kind = PipelineUnitKind;
+  int64_t numStages = graph.numStages;
+  // Finish time of every emitted unit, by (stage, kind, microbatch).
+  auto key = [&](int64_t stage, Kind kind, int64_t microbatch) {
+    return (stage * 3 + (int64_t)kind) * (graph.numMicrobatches + 1) +
+           (microbatch + 1);
+  };
+  DenseMap<int64_t, double> finish;
+  SmallVector<size_t> next(numStages, 0);
+  SmallVector<double> freeAt(numStages, 0);
+  size_t total = 0;
+  for (const auto &sequence : graph.sequences)
+    total += sequence.size();
+  assert((int64_t)graph.sequences.size() == numStages &&
+         (int64_t)graph.inputs.size() == numStages &&
+         (int64_t)graph.durations.size() == numStages &&
+         "one sequence, input list and duration per stage");
+  SmallVector<PipelineUnit> order;
+  order.reserve(total);
+  while (order.size() < total) {
+    int64_t best = -1;
+    double bestStart = 0;
+    for (int64_t s = 0; s < numStages; ++s) {
+      if (next[s] >= graph.sequences[s].size())
+        continue;
+      const PipelineUnit &unit = graph.sequences[s][next[s]];
+      double start = freeAt[s];
+      bool ready = true;
+      for (const auto &[stage, kind] : graph.inputs[s][(int)unit.kind]) {
+        auto it = finish.find(
+            key(stage, kind, kind == Kind::Epilogue ? -1 : unit.microbatch));
+        if (it == finish.end()) {
+          ready = false;
+          break;
+        }
+        start = std::max(start, it->second);
+      }
+      if (ready && (best < 0 || start < bestStart)) {
+        best = s;
+        bestStart = start;
+      }
+    }
+    if (best < 0) {
+      LLVM_DEBUG(llvm::dbgs() << "no stage can go on after " << order.size()
+                              << " of " << total << " units\n");
+      return failure();
+    }
+    const PipelineUnit &unit = graph.sequences[best][next[best]++];
+    assert(unit.stage == best && "a stage's sequence holds its own units");
+    freeAt[best] = bestStart + graph.durations[best][(int)unit.kind];
+    LLVM_DEBUG(llvm::dbgs() << "t=" << bestStart << ": stage " << best << " "
+                            << (unit.kind == Kind::Forward    ? "forward"
+                                : unit.kind == Kind::Backward ? "backward"
+                                                              : "epilogue")
+                            << " " << unit.microbatch << "\n");
+    finish[key(best, unit.kind, unit.microbatch)] = freeAt[best];
+    order.push_back(unit);
+  }
+  return order;
+}
