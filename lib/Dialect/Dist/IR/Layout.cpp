@@ -26,6 +26,27 @@ bool Layout::usesAxis(int64_t axis) const {
       dims, [&](const auto &axes) { return llvm::is_contained(axes, axis); });
 }
 
+void mlir::dist::printAxisLists(raw_ostream &os,
+                                ArrayRef<SmallVector<int64_t, 2>> lists) {
+  os << "[";
+  llvm::interleaveComma(lists, os, [&](const auto &axes) {
+    os << "[";
+    llvm::interleaveComma(axes, os);
+    os << "]";
+  });
+  os << "]";
+}
+
+raw_ostream &mlir::dist::operator<<(raw_ostream &os, const Layout &layout) {
+  printAxisLists(os, layout.dims);
+  if (!layout.partial.empty()) {
+    os << " partial [";
+    llvm::interleaveComma(layout.partial, os);
+    os << "]";
+  }
+  return os;
+}
+
 int64_t mlir::dist::getNumShards(ArrayRef<int64_t> axes, const Mesh &mesh) {
   int64_t product = 1;
   for (int64_t axis : axes)

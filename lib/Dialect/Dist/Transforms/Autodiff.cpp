@@ -83,7 +83,42 @@ private:
   LogicalResult findLossAndParameters();
   LogicalResult differentiate();
   void removeDeadBackwardOps();
+  /// The new signature: parameters, optimizer state, other arguments; loss,
+  /// updated parameters (or gradients), updated state, other results.
   LogicalResult rewriteSignature();
+
+  /// What the rewrite needs of each parameter, read before the old block
+  /// (and its arguments) goes away.
+  struct ParameterInfo {
+    unsigned oldIndex;
+    std::string name;
+    Type type;
+    Location loc;
+    Value grad;
+    /// The parameter's sharding, for its state, update and gradient.
+    DictionaryAttr layout;
+  };
+  /// The arguments of the training step and where the old ones went.
+  struct NewArguments {
+    SmallVector<Type> types;
+    SmallVector<DictionaryAttr> attrs;
+    SmallVector<Location> locs;
+    SmallVector<int64_t> newIndexOfOld;
+    /// The optimizer state arguments: [stateBegin, stateEnd).
+    unsigned stateBegin = 0, stateEnd = 0;
+  };
+  SmallVector<ParameterInfo> collectParameterInfos();
+  FailureOr<NewArguments> buildArguments(ArrayRef<ParameterInfo> infos);
+  /// Moves the body into a block with the new arguments.
+  Block *moveBodyToNewArguments(const NewArguments &args);
+  /// The optimizer's updates (or the gradients) and their result attributes,
+  /// appended to `results` and `attrs` at the builder's insertion point.
+  void buildUpdates(ArrayRef<ParameterInfo> infos, const NewArguments &args,
+                    Block *newBody, SmallVectorImpl<Value> &results,
+                    SmallVectorImpl<DictionaryAttr> &attrs);
+  /// `base` with `dist.name` and `dist.role` set.
+  DictionaryAttr getNamedAttrs(StringRef name, StringRef role,
+                               DictionaryAttr base = {});
   /// The smallest layer hint among the forward users of `value`, if any.
   IntegerAttr getFirstLayer(Value value);
 
@@ -285,30 +320,19 @@ void TrainingStepBuilder::removeDeadBackwardOps() {
   stamp.created.clear();
 }
 
-LogicalResult TrainingStepBuilder::rewriteSignature() {
+DictionaryAttr TrainingStepBuilder::getNamedAttrs(StringRef name,
+                                                  StringRef role,
+                                                  DictionaryAttr base) {
   MLIRContext *ctx = func.getContext();
-  Block &oldBody = func.getBody().front();
-  auto oldReturn = cast<func::ReturnOp>(oldBody.getTerminator());
-  Location loc = func.getLoc();
+  NamedAttrList attrs(base);
+  attrs.set(DistDialect::kNameAttrName, StringAttr::get(ctx, name));
+  attrs.set(kRoleAttrName, StringAttr::get(ctx, role));
+  return attrs.getDictionary(ctx);
+}
 
-  auto named = [&](StringRef name, StringRef role, DictionaryAttr base = {}) {
-    NamedAttrList attrs(base);
-    attrs.set(DistDialect::kNameAttrName, StringAttr::get(ctx, name));
-    attrs.set(kRoleAttrName, StringAttr::get(ctx, role));
-    return attrs.getDictionary(ctx);
-  };
-
-  // What the rewrite needs of each parameter, read before the old block
-  // (and its arguments) goes away.
-  struct ParameterInfo {
-    unsigned oldIndex;
-    std::string name;
-    Type type;
-    Location loc;
-    Value grad;
-    /// The parameter's sharding, for its state, update and gradient.
-    DictionaryAttr layout;
-  };
+SmallVector<TrainingStepBuilder::ParameterInfo>
+TrainingStepBuilder::collectParameterInfos() {
+  MLIRContext *ctx = func.getContext();
   SmallVector<ParameterInfo> infos;
   for (BlockArgument parameter : parameters) {
     unsigned index = parameter.getArgNumber();
@@ -322,80 +346,84 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
                      parameter.getType(), parameter.getLoc(),
                      gradients.lookup(parameter), layout.getDictionary(ctx)});
   }
+  return infos;
+}
 
-  // New arguments: parameters, optimizer state, then everything else.
-  SmallVector<Type> argTypes;
-  SmallVector<DictionaryAttr> argAttrs;
-  SmallVector<Location> argLocs;
-  SmallVector<int64_t> newIndexOfOld(func.getNumArguments(), -1);
+FailureOr<TrainingStepBuilder::NewArguments>
+TrainingStepBuilder::buildArguments(ArrayRef<ParameterInfo> infos) {
+  MLIRContext *ctx = func.getContext();
+  NewArguments args;
+  args.newIndexOfOld.assign(func.getNumArguments(), -1);
+  auto add = [&](Type type, DictionaryAttr attrs, Location loc) {
+    args.types.push_back(type);
+    args.attrs.push_back(attrs);
+    args.locs.push_back(loc);
+  };
   for (const ParameterInfo &info : infos) {
-    newIndexOfOld[info.oldIndex] = argTypes.size();
-    argTypes.push_back(info.type);
-    argAttrs.push_back(func.getArgAttrDict(info.oldIndex));
-    argLocs.push_back(info.loc);
+    args.newIndexOfOld[info.oldIndex] = args.types.size();
+    add(info.type, func.getArgAttrDict(info.oldIndex), info.loc);
   }
   // Adam: NAME.adam_m and NAME.adam_v per parameter, then one adam.step.
-  unsigned stateBegin = argTypes.size();
-  DevicesAttr statePlacement;
+  args.stateBegin = args.types.size();
   if (options.optimizer == Optimizer::Adam) {
-    statePlacement = getPlacement(infos.front().type);
+    DevicesAttr statePlacement = getPlacement(infos.front().type);
     for (const ParameterInfo &info : infos) {
       if (getPlacement(info.type) != statePlacement)
         return func.emitOpError("adam needs every parameter on one device set "
                                 "(one adam.step serves them all); run "
                                 "dist-autodiff before placing the program");
-      for (StringRef moment : {".adam_m", ".adam_v"}) {
-        argTypes.push_back(info.type);
-        argAttrs.push_back(
-            named(info.name + moment.str(), "optimizer_state", info.layout));
-        argLocs.push_back(info.loc);
-      }
+      for (StringRef moment : {".adam_m", ".adam_v"})
+        add(info.type,
+            getNamedAttrs(info.name + moment.str(), "optimizer_state",
+                          info.layout),
+            info.loc);
     }
-    argTypes.push_back(
-        RankedTensorType::get({}, Float32Type::get(ctx), statePlacement));
-    argAttrs.push_back(named("adam.step", "optimizer_state"));
-    argLocs.push_back(loc);
+    add(RankedTensorType::get({}, Float32Type::get(ctx), statePlacement),
+        getNamedAttrs("adam.step", "optimizer_state"), func.getLoc());
   }
-  unsigned stateEnd = argTypes.size();
+  args.stateEnd = args.types.size();
   for (BlockArgument arg : func.getArguments()) {
-    if (newIndexOfOld[arg.getArgNumber()] >= 0)
+    if (args.newIndexOfOld[arg.getArgNumber()] >= 0)
       continue;
-    newIndexOfOld[arg.getArgNumber()] = argTypes.size();
-    argTypes.push_back(arg.getType());
-    argAttrs.push_back(func.getArgAttrDict(arg.getArgNumber()));
-    argLocs.push_back(arg.getLoc());
+    args.newIndexOfOld[arg.getArgNumber()] = args.types.size();
+    add(arg.getType(), func.getArgAttrDict(arg.getArgNumber()), arg.getLoc());
   }
+  return args;
+}
 
-  // Move the body into a block with the new arguments.
+Block *TrainingStepBuilder::moveBodyToNewArguments(const NewArguments &args) {
+  Block &oldBody = func.getBody().front();
   auto *newBody = new Block();
-  newBody->addArguments(argTypes, argLocs);
+  newBody->addArguments(args.types, args.locs);
   for (BlockArgument arg : oldBody.getArguments())
     arg.replaceAllUsesWith(
-        newBody->getArgument(newIndexOfOld[arg.getArgNumber()]));
+        newBody->getArgument(args.newIndexOfOld[arg.getArgNumber()]));
   newBody->getOperations().splice(newBody->end(), oldBody.getOperations());
   func.getBody().push_back(newBody);
   oldBody.erase();
+  // Both referred to the old block's arguments.
   parameters.clear();
   gradients.clear();
+  return newBody;
+}
 
-  // Results: loss, updated parameters (or gradients), updated state, then
-  // any other result of the forward function.
-  SmallVector<Value> results = {oldReturn.getOperand(lossIndex)};
-  SmallVector<DictionaryAttr> resultAttrs = {
-      named("loss", "loss", func.getResultAttrDict(lossIndex))};
-  builder.setInsertionPoint(oldReturn);
+void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
+                                       const NewArguments &args, Block *newBody,
+                                       SmallVectorImpl<Value> &results,
+                                       SmallVectorImpl<DictionaryAttr> &attrs) {
+  MLIRContext *ctx = func.getContext();
   builder.setListener(&stamp);
   stamp.phase = StringAttr::get(ctx, "optimizer");
   SmallVector<Value> newState;
   for (auto [i, info] : llvm::enumerate(infos)) {
-    Value param = newBody->getArgument(newIndexOfOld[info.oldIndex]);
+    Value param = newBody->getArgument(args.newIndexOfOld[info.oldIndex]);
     Value grad = info.grad;
     stamp.layer = getFirstLayer(param);
     switch (options.optimizer) {
     case Optimizer::None:
       results.push_back(grad);
-      resultAttrs.push_back(
-          named(info.name + ".grad", "gradient", info.layout));
+      attrs.push_back(
+          getNamedAttrs(info.name + ".grad", "gradient", info.layout));
       continue;
     case Optimizer::Sgd:
       results.push_back(
@@ -403,9 +431,9 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
                               llvm::APFloat(options.learningRate)));
       break;
     case Optimizer::Adam: {
-      Value m = newBody->getArgument(stateBegin + 2 * i);
-      Value v = newBody->getArgument(stateBegin + 2 * i + 1);
-      Value step = newBody->getArgument(stateEnd - 1);
+      Value m = newBody->getArgument(args.stateBegin + 2 * i);
+      Value v = newBody->getArgument(args.stateBegin + 2 * i + 1);
+      Value step = newBody->getArgument(args.stateEnd - 1);
       auto update = AdamUpdateOp::create(
           builder, param.getLoc(), param, grad, m, v, step,
           llvm::APFloat(options.learningRate), llvm::APFloat(options.beta1),
@@ -415,24 +443,46 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
       break;
     }
     }
-    resultAttrs.push_back(named(info.name, "updated_parameter", info.layout));
+    attrs.push_back(getNamedAttrs(info.name, "updated_parameter", info.layout));
   }
   if (options.optimizer == Optimizer::Adam) {
-    Value step = newBody->getArgument(stateEnd - 1);
+    Location loc = func.getLoc();
+    Value step = newBody->getArgument(args.stateEnd - 1);
     stamp.layer = {};
     newState.push_back(
         AddOp::create(builder, loc, step, splatLike(builder, loc, step, 1.0)));
-    for (auto [value, attrs] :
-         llvm::zip(newState, ArrayRef(argAttrs).slice(stateBegin,
-                                                      stateEnd - stateBegin))) {
+    for (auto [value, stateAttrs] :
+         llvm::zip(newState, ArrayRef(args.attrs)
+                                 .slice(args.stateBegin,
+                                        args.stateEnd - args.stateBegin))) {
       results.push_back(value);
-      NamedAttrList updated(attrs);
+      NamedAttrList updated(stateAttrs);
       updated.set(kRoleAttrName,
                   StringAttr::get(ctx, "updated_optimizer_state"));
-      resultAttrs.push_back(updated.getDictionary(ctx));
+      attrs.push_back(updated.getDictionary(ctx));
     }
   }
   builder.setListener(nullptr);
+}
+
+LogicalResult TrainingStepBuilder::rewriteSignature() {
+  // What the rewrite needs of each parameter, read before the old block
+  // (and its arguments) goes away.
+  SmallVector<ParameterInfo> infos = collectParameterInfos();
+  // New arguments: parameters, optimizer state, then everything else.
+  FailureOr<NewArguments> args = buildArguments(infos);
+  if (failed(args))
+    return failure();
+  auto oldReturn = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  Block *newBody = moveBodyToNewArguments(*args);
+
+  // Results: loss, updated parameters (or gradients), updated state, then
+  // any other result of the forward function.
+  SmallVector<Value> results = {oldReturn.getOperand(lossIndex)};
+  SmallVector<DictionaryAttr> resultAttrs = {
+      getNamedAttrs("loss", "loss", func.getResultAttrDict(lossIndex))};
+  builder.setInsertionPoint(oldReturn);
+  buildUpdates(infos, *args, newBody, results, resultAttrs);
   for (unsigned i = 0; i < oldReturn.getNumOperands(); ++i) {
     if (i == lossIndex)
       continue;
@@ -445,8 +495,9 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
   SmallVector<Type> resultTypes;
   for (Value result : results)
     resultTypes.push_back(result.getType());
-  func.setFunctionType(FunctionType::get(ctx, argTypes, resultTypes));
-  func.setAllArgAttrs(argAttrs);
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), args->types, resultTypes));
+  func.setAllArgAttrs(args->attrs);
   func.setAllResultAttrs(resultAttrs);
   return success();
 }

@@ -123,6 +123,33 @@ FailureOr<ShardingRule> mlir::dist::getShardingRule(Operation *op) {
   return rule;
 }
 
+std::optional<SmallVector<int64_t, 2>>
+mlir::dist::getSharedLinearPartial(const ShardingRule &rule,
+                                   ArrayRef<const Layout *> operandLayouts) {
+  if (rule.linearity != ShardingRule::Linearity::Joint ||
+      rule.linearOperands.empty())
+    return std::nullopt;
+  const Layout *first = operandLayouts[rule.linearOperands.front()];
+  if (!first || first->partial.empty())
+    return std::nullopt;
+  for (unsigned i : rule.linearOperands)
+    if (!operandLayouts[i] || operandLayouts[i]->partial != first->partial)
+      return std::nullopt;
+  return SmallVector<int64_t, 2>(first->partial);
+}
+
+raw_ostream &mlir::dist::operator<<(raw_ostream &os,
+                                    const LoopSharding &sharding) {
+  os << "loops ";
+  printAxisLists(os, sharding.loops);
+  if (!sharding.passThrough.empty()) {
+    os << " pass-through [";
+    llvm::interleaveComma(sharding.passThrough, os);
+    os << "]";
+  }
+  return os;
+}
+
 FailureOr<LoopSharding>
 mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
                                ArrayRef<const Layout *> operandLayouts,
@@ -152,19 +179,15 @@ mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
   }
 
   // Partial axes that all linear operands and all results share flow through.
-  if (rule.linearity == ShardingRule::Linearity::Joint &&
-      !rule.linearOperands.empty()) {
-    const Layout *first = operandLayouts[rule.linearOperands.front()];
-    bool same = first && !first->partial.empty();
-    for (unsigned i : rule.linearOperands)
-      same = same && operandLayouts[i] &&
-             operandLayouts[i]->partial == first->partial;
-    for (const Layout &result : resultLayouts)
-      same = same && llvm::all_of(first->partial, [&](int64_t axis) {
-               return llvm::is_contained(result.partial, axis);
-             });
-    if (same)
-      sharding.passThrough.assign(first->partial.begin(), first->partial.end());
+  if (std::optional<SmallVector<int64_t, 2>> shared =
+          getSharedLinearPartial(rule, operandLayouts)) {
+    auto hasAll = [&](const Layout &result) {
+      return llvm::all_of(*shared, [&](int64_t axis) {
+        return llvm::is_contained(result.partial, axis);
+      });
+    };
+    if (llvm::all_of(resultLayouts, hasAll))
+      sharding.passThrough = std::move(*shared);
   }
 
   // The remaining partial axes of each result come from reduction loops.

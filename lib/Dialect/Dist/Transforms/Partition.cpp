@@ -19,8 +19,11 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Debug.h"
 
 #include <map>
+
+#define DEBUG_TYPE "dist-partition"
 
 namespace mlir::dist {
 #define GEN_PASS_DEF_DISTPARTITION
@@ -181,6 +184,10 @@ Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
                            const Layout &from, const Layout &to,
                            const Mesh *mesh) {
   using Kind = ReshardStep::Kind;
+  assert(from.getRank() == to.getRank() && "resharding keeps the rank");
+  LLVM_DEBUG(if (from != to) llvm::dbgs()
+             << "reshard " << value.getType() << " from " << from << " to "
+             << to << " at " << loc << "\n");
   for (const ReshardStep &step : planReshard(from, to)) {
     DeviceGroupsAttr groups = groupsOf(mesh, step.axes);
     Operation *created = nullptr;
@@ -331,6 +338,8 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
       deriveLoopSharding(op, *rule, operandLayouts, resultLayouts, *mesh);
   if (failed(loops))
     return failure();
+  LLVM_DEBUG(llvm::dbgs() << "partitioning " << op->getName() << " at "
+                          << op->getLoc() << ": " << *loops << "\n");
 
   IRMapping mapping;
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {

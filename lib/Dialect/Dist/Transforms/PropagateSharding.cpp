@@ -52,8 +52,15 @@ public:
 
 private:
   LogicalResult seed();
-  /// Decides the loop sharding of `op` if anything about it is known.
+  /// Decides the loop sharding of `op` if anything about it is known (or
+  /// `force`): the one the user's result annotations imply, else the
+  /// cheapest.
   FailureOr<bool> tryDecide(Operation *op, bool force);
+  /// Records the layouts `chosen` gives the results of `op`, and the ones it
+  /// needs of operands not laid out yet.
+  void recordDecision(Operation *op, const ShardingRule &rule,
+                      const LoopSharding &chosen,
+                      ArrayRef<const Layout *> operandLayouts);
   LogicalResult writeBack();
   FailureOr<Layout> resolve(Operation *at, ShardingAttr sharding, Type type,
                             StringRef what);
@@ -82,7 +89,171 @@ private:
   llvm::DenseMap<Operation *, SmallVector<Layout>> annotatedResults;
 };
 
+/// Ranks the loop shardings of one op by the bytes of resharding they cost
+/// against what is known: the layouts of its operands and the layouts its
+/// consumers wish of its results.
+class LoopShardingChooser {
+public:
+  LoopShardingChooser(Operation *op, const ShardingRule &rule, const Mesh &mesh,
+                      ArrayRef<const Layout *> operandLayouts,
+                      ArrayRef<const Layout *> resultHints);
+
+  /// Candidates: greedy from each known value first (operands, then wished
+  /// results), in two loop orders; then nothing split. The cheapest wins,
+  /// the earliest among equals; nothing beats a free one, so the search
+  /// stops there (most ops of a consistently annotated program).
+  LoopSharding choose(ArrayRef<Source> sources);
+
+private:
+  /// Whether `axes` may split `loop` (memoized: the check walks every dim).
+  bool canSplit(int64_t loop, ArrayRef<int64_t> axes);
+  /// Splits each loop like the first source in `order` that splits one of
+  /// its dims by axes no other loop uses yet; loops in the results first
+  /// when `resultLoopsFirst`.
+  LoopSharding greedy(ArrayRef<Source> order, bool resultLoopsFirst);
+  /// The estimated bytes resharding the known operands into `candidate` and
+  /// its results into the wished layouts.
+  double getCost(const LoopSharding &candidate) const;
+
+  struct SplitCheck {
+    int64_t loop;
+    SmallVector<int64_t, 2> axes;
+    bool ok;
+  };
+
+  Operation *op;
+  const ShardingRule &rule;
+  const Mesh &mesh;
+  ArrayRef<const Layout *> operandLayouts;
+  ArrayRef<const Layout *> resultHints;
+  SmallVector<int64_t, 2> passThrough;
+  /// Per loop: whether some result dim runs over it.
+  SmallVector<bool> inResult;
+  SmallVector<SplitCheck, 8> splitCache;
+};
+
 } // namespace
+
+LoopShardingChooser::LoopShardingChooser(
+    Operation *op, const ShardingRule &rule, const Mesh &mesh,
+    ArrayRef<const Layout *> operandLayouts,
+    ArrayRef<const Layout *> resultHints)
+    : op(op), rule(rule), mesh(mesh), operandLayouts(operandLayouts),
+      resultHints(resultHints), inResult(rule.loops.size(), false) {
+  assert(operandLayouts.size() == op->getNumOperands() &&
+         resultHints.size() == op->getNumResults() &&
+         "one known layout (or null) per operand and result");
+  // Pending sums flow through jointly linear ops when every linear operand
+  // carries the same ones; otherwise they are reduced before the op.
+  if (std::optional<SmallVector<int64_t, 2>> shared =
+          getSharedLinearPartial(rule, operandLayouts))
+    passThrough = std::move(*shared);
+  for (const auto &dims : rule.resultDims)
+    for (int64_t loop : dims)
+      if (loop != kNone)
+        inResult[loop] = true;
+}
+
+bool LoopShardingChooser::canSplit(int64_t loop, ArrayRef<int64_t> axes) {
+  for (const SplitCheck &check : splitCache)
+    if (check.loop == loop && ArrayRef<int64_t>(check.axes) == axes)
+      return check.ok;
+  bool ok = checkLoopSplit(op, rule, loop, axes, mesh).empty();
+  splitCache.push_back({loop, SmallVector<int64_t, 2>(axes), ok});
+  return ok;
+}
+
+LoopSharding LoopShardingChooser::greedy(ArrayRef<Source> order,
+                                         bool resultLoopsFirst) {
+  LoopSharding candidate;
+  candidate.loops.resize(rule.loops.size());
+  candidate.passThrough = passThrough;
+  SmallVector<bool> assigned(rule.loops.size(), false);
+  SmallVector<bool> usedAxes(mesh.getRank(), false);
+  for (int64_t axis : passThrough)
+    usedAxes[axis] = true;
+  for (int pass = resultLoopsFirst ? 0 : 1; pass < 2; ++pass) {
+    for (const Source &source : order) {
+      for (auto [dim, loop] : llvm::enumerate(source.dims)) {
+        if (loop == kNone || assigned[loop] || (pass == 0 && !inResult[loop]))
+          continue;
+        ArrayRef<int64_t> axes = source.layout->dims[dim];
+        if (axes.empty() ||
+            llvm::any_of(axes, [&](int64_t axis) { return usedAxes[axis]; }) ||
+            !canSplit(loop, axes))
+          continue;
+        candidate.loops[loop].assign(axes.begin(), axes.end());
+        assigned[loop] = true;
+        for (int64_t axis : axes)
+          usedAxes[axis] = true;
+      }
+    }
+  }
+  return candidate;
+}
+
+/// The bytes of one element of `value` (at least 1).
+static int64_t getElementBytes(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return std::max<int64_t>(
+      1, mlir::dist::detail::getTensorBytes(
+             RankedTensorType::get({}, type.getElementType())));
+}
+
+double LoopShardingChooser::getCost(const LoopSharding &candidate) const {
+  double cost = 0;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    if (operandLayouts[i])
+      cost += estimateReshardBytes(
+          cast<RankedTensorType>(operand.getType()).getShape(),
+          getElementBytes(operand), *operandLayouts[i],
+          candidate.getOperandLayout(rule, i), mesh);
+  for (auto [r, result] : llvm::enumerate(op->getResults()))
+    if (resultHints[r])
+      cost += estimateReshardBytes(
+          cast<RankedTensorType>(result.getType()).getShape(),
+          getElementBytes(result), candidate.getResultLayout(rule, r),
+          *resultHints[r], mesh);
+  return cost;
+}
+
+LoopSharding LoopShardingChooser::choose(ArrayRef<Source> sources) {
+  std::optional<LoopSharding> best;
+  SmallVector<SmallVector<SmallVector<int64_t, 2>>> seen;
+  double bestCost = 0;
+  auto consider = [&](LoopSharding candidate) {
+    if (llvm::is_contained(seen, candidate.loops))
+      return false;
+    seen.push_back(candidate.loops);
+    double cost = getCost(candidate);
+    LLVM_DEBUG(llvm::dbgs() << "  candidate " << candidate << " costs " << cost
+                            << " bytes\n");
+    if (!best || cost < bestCost) {
+      best = std::move(candidate);
+      bestCost = cost;
+    }
+    return bestCost == 0;
+  };
+  bool done = false;
+  SmallVector<Source> order;
+  for (size_t first = 0; first < sources.size() && !done; ++first) {
+    order.assign({sources[first]});
+    for (size_t i = 0; i < sources.size(); ++i)
+      if (i != first)
+        order.push_back(sources[i]);
+    for (bool resultLoopsFirst : {false, true})
+      if (!done)
+        done = consider(greedy(order, resultLoopsFirst));
+  }
+  if (!done) {
+    LoopSharding unsplit;
+    unsplit.loops.resize(rule.loops.size());
+    unsplit.passThrough = passThrough;
+    consider(std::move(unsplit));
+  }
+  assert(best && "the unsplit candidate is always considered");
+  return std::move(*best);
+}
 
 FailureOr<Layout> Propagator::resolve(Operation *at, ShardingAttr sharding,
                                       Type type, StringRef what) {
@@ -187,171 +358,61 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
   auto annotated = annotatedResults.find(op);
   bool hasAnnotation = annotated != annotatedResults.end();
 
-  // What is known: operand layouts, wished result layouts.
-  SmallVector<Source> operandSources, resultSources;
-  SmallVector<const Layout *> operandLayouts;
+  // What is known: operand layouts, then wished result layouts.
+  SmallVector<Source> sources;
+  SmallVector<const Layout *> operandLayouts, resultHints;
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     operandLayouts.push_back(findLayout(operand));
     if (operandLayouts.back())
-      operandSources.push_back({rule.operandDims[i], operandLayouts.back()});
+      sources.push_back({rule.operandDims[i], operandLayouts.back()});
   }
-  SmallVector<const Layout *> resultHints;
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
     resultHints.push_back(hasAnnotation ? &annotated->second[r]
                                         : findHint(result));
     if (resultHints.back())
-      resultSources.push_back({rule.resultDims[r], resultHints.back()});
+      sources.push_back({rule.resultDims[r], resultHints.back()});
   }
-  if (!force && operandSources.empty() && resultSources.empty())
+  if (!force && sources.empty())
     return false;
 
-  // Pending sums flow through jointly linear ops when every linear operand
-  // carries the same ones; otherwise they are reduced before the op.
-  SmallVector<int64_t, 2> passThrough;
-  if (rule.linearity == ShardingRule::Linearity::Joint &&
-      !rule.linearOperands.empty()) {
-    const Layout *first = operandLayouts[rule.linearOperands.front()];
-    bool same = first && !first->partial.empty();
-    for (unsigned i : rule.linearOperands)
-      same = same && operandLayouts[i] &&
-             operandLayouts[i]->partial == first->partial;
-    if (same)
-      passThrough.assign(first->partial.begin(), first->partial.end());
-  }
-
-  SmallVector<bool> inResult(rule.loops.size(), false);
-  for (const auto &dims : rule.resultDims)
-    for (int64_t loop : dims)
-      if (loop != kNone)
-        inResult[loop] = true;
-  // Whether `axes` may split `loop` (memoized: the check walks every dim).
-  struct SplitCheck {
-    int64_t loop;
-    SmallVector<int64_t, 2> axes;
-    bool ok;
-  };
-  SmallVector<SplitCheck, 8> splitCache;
-  auto canSplit = [&](int64_t loop, ArrayRef<int64_t> axes) {
-    for (const SplitCheck &check : splitCache)
-      if (check.loop == loop && ArrayRef<int64_t>(check.axes) == axes)
-        return check.ok;
-    bool ok = checkLoopSplit(op, rule, loop, axes, mesh).empty();
-    splitCache.push_back({loop, SmallVector<int64_t, 2>(axes), ok});
-    return ok;
-  };
-
-  auto greedy = [&](ArrayRef<Source> order, bool resultLoopsFirst) {
-    LoopSharding candidate;
-    candidate.loops.resize(rule.loops.size());
-    candidate.passThrough = passThrough;
-    SmallVector<bool> assigned(rule.loops.size(), false);
-    SmallVector<bool> usedAxes(mesh.getRank(), false);
-    for (int64_t axis : passThrough)
-      usedAxes[axis] = true;
-    for (int pass = resultLoopsFirst ? 0 : 1; pass < 2; ++pass) {
-      for (const Source &source : order) {
-        for (auto [dim, loop] : llvm::enumerate(source.dims)) {
-          if (loop == kNone || assigned[loop] || (pass == 0 && !inResult[loop]))
-            continue;
-          ArrayRef<int64_t> axes = source.layout->dims[dim];
-          if (axes.empty() ||
-              llvm::any_of(axes,
-                           [&](int64_t axis) { return usedAxes[axis]; }) ||
-              !canSplit(loop, axes))
-            continue;
-          candidate.loops[loop].assign(axes.begin(), axes.end());
-          assigned[loop] = true;
-          for (int64_t axis : axes)
-            usedAxes[axis] = true;
-        }
-      }
-    }
-    return candidate;
-  };
-
-  auto bytesOf = [](Value value) {
-    auto type = cast<RankedTensorType>(value.getType());
-    return std::max<int64_t>(
-        1, mlir::dist::detail::getTensorBytes(
-               RankedTensorType::get({}, type.getElementType())));
-  };
-  auto costOf = [&](const LoopSharding &candidate) {
-    double cost = 0;
-    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-      if (operandLayouts[i])
-        cost += estimateReshardBytes(
-            cast<RankedTensorType>(operand.getType()).getShape(),
-            bytesOf(operand), *operandLayouts[i],
-            candidate.getOperandLayout(rule, i), mesh);
-    for (auto [r, result] : llvm::enumerate(op->getResults()))
-      if (resultHints[r])
-        cost += estimateReshardBytes(
-            cast<RankedTensorType>(result.getType()).getShape(),
-            bytesOf(result), candidate.getResultLayout(rule, r),
-            *resultHints[r], mesh);
-    return cost;
-  };
-
+  LLVM_DEBUG(llvm::dbgs() << "deciding " << op->getName() << " at "
+                          << op->getLoc() << (force ? " (forced)" : "")
+                          << " from " << sources.size() << " known values\n");
   // Results the user fixed leave one choice, the one partitioning makes.
-  std::optional<LoopSharding> best;
+  LoopSharding chosen;
   if (hasAnnotation) {
     FailureOr<LoopSharding> fromAnnotation =
         deriveLoopSharding(op, rule, operandLayouts, annotated->second, mesh);
     if (failed(fromAnnotation))
       return failure();
-    best = std::move(*fromAnnotation);
+    chosen = std::move(*fromAnnotation);
   } else {
-    // Candidates: greedy from each known value first (operands, then wished
-    // results), in two loop orders; then nothing split. The cheapest wins,
-    // the earliest among equals; nothing beats a free one, so the search
-    // stops there (most ops of a consistently annotated program).
-    SmallVector<Source> all(operandSources);
-    llvm::append_range(all, resultSources);
-    SmallVector<SmallVector<SmallVector<int64_t, 2>>> seen;
-    double bestCost = 0;
-    auto consider = [&](LoopSharding candidate) {
-      if (llvm::is_contained(seen, candidate.loops))
-        return false;
-      seen.push_back(candidate.loops);
-      double cost = costOf(candidate);
-      if (!best || cost < bestCost) {
-        best = std::move(candidate);
-        bestCost = cost;
-      }
-      return bestCost == 0;
-    };
-    bool done = false;
-    SmallVector<Source> order;
-    for (size_t first = 0; first < all.size() && !done; ++first) {
-      order.assign({all[first]});
-      for (size_t i = 0; i < all.size(); ++i)
-        if (i != first)
-          order.push_back(all[i]);
-      for (bool resultLoopsFirst : {false, true})
-        if (!done)
-          done = consider(greedy(order, resultLoopsFirst));
-    }
-    if (!done) {
-      LoopSharding unsplit;
-      unsplit.loops.resize(rule.loops.size());
-      unsplit.passThrough = passThrough;
-      consider(std::move(unsplit));
-    }
+    chosen = LoopShardingChooser(op, rule, mesh, operandLayouts, resultHints)
+                 .choose(sources);
   }
+  LLVM_DEBUG(llvm::dbgs() << "  chose " << chosen << "\n");
+  recordDecision(op, rule, chosen, operandLayouts);
+  return true;
+}
 
+void Propagator::recordDecision(Operation *op, const ShardingRule &rule,
+                                const LoopSharding &chosen,
+                                ArrayRef<const Layout *> operandLayouts) {
+  assert(!decided[opIndex[op]] && "an op is decided once");
   for (auto [r, result] : llvm::enumerate(op->getResults()))
-    layouts[result] = pool.intern(best->getResultLayout(rule, r));
+    layouts[result] = pool.intern(chosen.getResultLayout(rule, r));
+  // Operands nobody laid out yet: arguments take what the op needs, op
+  // results are asked for it.
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     if (operandLayouts[i])
       continue;
-    unsigned needed = pool.intern(best->getOperandLayout(rule, i));
+    unsigned needed = pool.intern(chosen.getOperandLayout(rule, i));
     if (isa<BlockArgument>(operand))
       layouts[operand] = needed;
     else
       hints.try_emplace(operand, needed);
   }
   decided[opIndex[op]] = true;
-  return true;
 }
 
 LogicalResult Propagator::run() {
@@ -380,6 +441,8 @@ LogicalResult Propagator::run() {
       break;
     // Stalled: arguments nobody constrains are replicated, then, if that is
     // not enough, the first undecided op replicates its loops.
+    LLVM_DEBUG(llvm::dbgs() << "stalled with " << llvm::count(decided, false)
+                            << " undecided ops\n");
     bool defaulted = false;
     for (BlockArgument arg : body.getArguments())
       if (!layouts.count(arg)) {

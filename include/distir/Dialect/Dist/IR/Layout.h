@@ -45,6 +45,13 @@ struct Layout {
   bool operator!=(const Layout &other) const { return !(*this == other); }
 };
 
+/// Prints mesh axis indices per dim and the partial axes, for debug output:
+/// "[[0], []] partial [1]".
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Layout &layout);
+/// Prints lists of mesh axis indices: "[[0], [], [1, 2]]".
+void printAxisLists(llvm::raw_ostream &os,
+                    llvm::ArrayRef<llvm::SmallVector<int64_t, 2>> lists);
+
 /// The number of shards mesh axes `axes` split into: the product of their
 /// sizes.
 int64_t getNumShards(llvm::ArrayRef<int64_t> axes, const Mesh &mesh);

@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::dist {
@@ -35,6 +36,17 @@ struct LoopSharding {
   /// local result is scaled by its inverse.
   int64_t getNormalization(const ShardingRule &rule, const Mesh &mesh) const;
 };
+
+/// Prints the axes of every loop, for debug output.
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                              const LoopSharding &sharding);
+
+/// The partial axes every linear operand of a jointly linear op carries
+/// alike (operands null: unknown), which may flow through the op to its
+/// results; nullopt when there are none or the operands disagree.
+std::optional<llvm::SmallVector<int64_t, 2>>
+getSharedLinearPartial(const ShardingRule &rule,
+                       llvm::ArrayRef<const Layout *> operandLayouts);
 
 /// Why `axes` cannot split loop `loop` of `op` (global types): the loop is
 /// not splittable, or a dimension running over it is not divisible. Empty
