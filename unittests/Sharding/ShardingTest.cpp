@@ -256,11 +256,24 @@ TEST_F(ShardingIRTest, DeriveAssignsPartialAxesToReductionLoops) {
 // Layout maps
 //===----------------------------------------------------------------------===//
 
-TEST(LayoutMapTest, FirstFoundPatternWins) {
+/// Layout map errors are diagnostics: this keeps the last one's message.
+class LayoutMapTest : public ::testing::Test {
+protected:
+  std::function<InFlightDiagnostic()> emitError = [this] {
+    return mlir::emitError(UnknownLoc::get(&ctx));
+  };
+  MLIRContext ctx;
   std::string error;
+  ScopedDiagnosticHandler handler{&ctx, [this](Diagnostic &diag) {
+                                    error = diag.str();
+                                    return success();
+                                  }};
+};
+
+TEST_F(LayoutMapTest, FirstFoundPatternWins) {
   FailureOr<LayoutMap> map = LayoutMap::parse(
       R"({"fc1\\.weight": [null, "tp"], "layers\\..*": [["dp", "tp"], null]})",
-      "map.json", error);
+      "map.json", emitError);
   ASSERT_TRUE(succeeded(map)) << error;
   ASSERT_EQ(map->getEntries().size(), 2u);
   const LayoutMap::Entry *entry = map->lookup("layers.3.mlp.fc1.weight.adam_m");
@@ -273,21 +286,20 @@ TEST(LayoutMapTest, FirstFoundPatternWins) {
   EXPECT_EQ(map->lookup("embed.tokens.weight"), nullptr);
 }
 
-TEST(LayoutMapTest, ErrorsNameThePlace) {
-  std::string error;
-  EXPECT_TRUE(
-      failed(LayoutMap::parse("{\n  \"a\": [null,\n  ]\n}", "m.json", error)));
+TEST_F(LayoutMapTest, ErrorsNameThePlace) {
+  EXPECT_TRUE(failed(
+      LayoutMap::parse("{\n  \"a\": [null,\n  ]\n}", "m.json", emitError)));
   EXPECT_EQ(error.rfind("m.json:3:3: invalid JSON: ", 0), 0u) << error;
-  EXPECT_TRUE(failed(LayoutMap::parse(R"({"a": "tp"})", "m.json", error)));
+  EXPECT_TRUE(failed(LayoutMap::parse(R"({"a": "tp"})", "m.json", emitError)));
   EXPECT_EQ(
       error,
       "m.json: layout of \"a\" must be a list with one entry per dimension");
-  EXPECT_TRUE(failed(LayoutMap::parse(R"({"a": [3]})", "m.json", error)));
+  EXPECT_TRUE(failed(LayoutMap::parse(R"({"a": [3]})", "m.json", emitError)));
   EXPECT_EQ(error,
             "m.json: layout of \"a\": each dimension is null, an axis name "
             "or a list of axis names");
-  EXPECT_TRUE(failed(LayoutMap::parse(R"([])", "m.json", error)));
-  EXPECT_TRUE(failed(LayoutMap::load("/nonexistent/map.json", error)));
+  EXPECT_TRUE(failed(LayoutMap::parse(R"([])", "m.json", emitError)));
+  EXPECT_TRUE(failed(LayoutMap::load("/nonexistent/map.json", emitError)));
   EXPECT_EQ(error.rfind("/nonexistent/map.json: cannot open layout map", 0),
             0u);
 }

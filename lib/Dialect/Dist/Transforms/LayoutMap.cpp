@@ -82,18 +82,16 @@ void LayoutMap::addEntry(std::string pattern,
   entries.push_back({std::move(pattern), std::move(dims), std::move(regex)});
 }
 
-FailureOr<LayoutMap> LayoutMap::parse(StringRef text, StringRef sourceName,
-                                      std::string &error) {
+FailureOr<LayoutMap>
+LayoutMap::parse(StringRef text, StringRef sourceName,
+                 function_ref<InFlightDiagnostic()> emitError) {
   OrderedJson document = OrderedJson::parse(text.begin(), text.end(),
                                             /*cb=*/nullptr,
                                             /*allow_exceptions=*/false);
-  if (document.is_discarded()) {
-    error = describeSyntaxError(text, sourceName);
-    return failure();
-  }
-  auto fail = [&](const Twine &message) {
-    error = (sourceName + ": " + message).str();
-    return failure();
+  if (document.is_discarded())
+    return emitError() << describeSyntaxError(text, sourceName);
+  auto fail = [&](const Twine &message) -> FailureOr<LayoutMap> {
+    return emitError() << sourceName << ": " << message.str();
   };
   if (!document.is_object())
     return fail("a layout map is a JSON object {\"regex\": [layout per dim]}");
@@ -129,15 +127,14 @@ FailureOr<LayoutMap> LayoutMap::parse(StringRef text, StringRef sourceName,
   return map;
 }
 
-FailureOr<LayoutMap> LayoutMap::load(StringRef path, std::string &error) {
+FailureOr<LayoutMap>
+LayoutMap::load(StringRef path, function_ref<InFlightDiagnostic()> emitError) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer) {
-    error = (path + ": cannot open layout map: " + buffer.getError().message())
-                .str();
-    return failure();
-  }
-  return parse((*buffer)->getBuffer(), path, error);
+  if (!buffer)
+    return emitError() << path << ": cannot open layout map: "
+                       << buffer.getError().message();
+  return parse((*buffer)->getBuffer(), path, emitError);
 }
 
 const LayoutMap::Entry *LayoutMap::lookup(StringRef name) const {

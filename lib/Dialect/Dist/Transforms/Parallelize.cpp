@@ -47,12 +47,10 @@ struct ParallelizePass
       }
     std::optional<LayoutMap> layouts;
     if (!layoutMap.empty()) {
-      std::string error;
-      FailureOr<LayoutMap> loaded = LayoutMap::load(layoutMap, error);
-      if (failed(loaded)) {
-        mlir::emitError(loc) << error;
+      FailureOr<LayoutMap> loaded =
+          LayoutMap::load(layoutMap, [&] { return mlir::emitError(loc); });
+      if (failed(loaded))
         return signalPassFailure();
-      }
       layouts = std::move(*loaded);
     }
 

@@ -115,12 +115,10 @@ struct TensorParallelPass
     ModuleOp module = getOperation();
     std::optional<LayoutMap> map;
     if (!layoutMap.empty()) {
-      std::string error;
-      FailureOr<LayoutMap> loaded = LayoutMap::load(layoutMap, error);
-      if (failed(loaded)) {
-        module.emitError(error);
+      FailureOr<LayoutMap> loaded =
+          LayoutMap::load(layoutMap, [&] { return module.emitError(); });
+      if (failed(loaded))
         return signalPassFailure();
-      }
       map = std::move(*loaded);
     }
     FailureOr<MeshOp> meshOp = getOrCreateMesh(

@@ -12,7 +12,9 @@
 #include "distir/Dialect/Dist/IR/Dist.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -46,11 +48,14 @@ public:
     /// `pattern` compiled once (shared: entries are copied with the map).
     std::shared_ptr<llvm::Regex> regex;
   };
-  /// Parses JSON `text`; errors read "<sourceName>:<line>:<col>: ..." or name
-  /// the offending key.
+  /// Parses JSON `text`; errors, reported on the diagnostic `emitError`
+  /// opens, read "<sourceName>:<line>:<col>: ..." or name the offending key.
   static FailureOr<LayoutMap>
-  parse(llvm::StringRef text, llvm::StringRef sourceName, std::string &error);
-  static FailureOr<LayoutMap> load(llvm::StringRef path, std::string &error);
+  parse(llvm::StringRef text, llvm::StringRef sourceName,
+        llvm::function_ref<InFlightDiagnostic()> emitError);
+  static FailureOr<LayoutMap>
+  load(llvm::StringRef path,
+       llvm::function_ref<InFlightDiagnostic()> emitError);
 
   /// Appends an entry; `pattern` must be a valid POSIX extended regex.
   void addEntry(std::string pattern,
