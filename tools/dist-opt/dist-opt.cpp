@@ -9,10 +9,20 @@
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#ifdef DISTIR_INCLUDE_TESTS
+namespace mlir::dist::test {
+/// The test-only passes of test/lib (-dist-test-*).
+void registerTestPasses();
+} // namespace mlir::dist::test
+#endif
+
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   distir::registerAllDialects(registry);
   distir::registerAllPasses();
+#ifdef DISTIR_INCLUDE_TESTS
+  mlir::dist::test::registerTestPasses();
+#endif
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "distir optimizer driver\n", registry));
 }
