@@ -10,6 +10,7 @@
 
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Executor/Executor.h"
+#include "distir/ShapeInference/ShapeRules.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -843,15 +844,13 @@ LogicalResult GraphImporter::finish(const onnx::GraphProto &graph) {
       if (auto take = dyn_cast<dist::TakeOp>(user);
           take && take.getIndices() == arg) {
         auto input = getTensorType(take.getInput());
-        int64_t axis = static_cast<int64_t>(take.getAxis());
-        axis = axis < 0 ? axis + input.getRank() : axis;
-        size = input.getDimSize(axis);
+        size = input.getDimSize(shapes::normalizeVerifiedAxis(
+            static_cast<int64_t>(take.getAxis()), input.getRank()));
       } else if (auto loss = dyn_cast<dist::CrossEntropyOp>(user);
                  loss && loss.getLabels() == arg) {
         auto logits = getTensorType(loss.getLogits());
-        int64_t axis = static_cast<int64_t>(loss.getClassAxis());
-        axis = axis < 0 ? axis + logits.getRank() : axis;
-        size = logits.getDimSize(axis);
+        size = logits.getDimSize(shapes::normalizeVerifiedAxis(
+            static_cast<int64_t>(loss.getClassAxis()), logits.getRank()));
       }
       if (size && !ShapedType::isDynamic(*size))
         bound = bound ? std::min(*bound, *size) : *size;

@@ -13,6 +13,7 @@
 
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Executor/Executor.h"
+#include "distir/ShapeInference/ShapeRules.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -35,36 +36,34 @@ namespace {
 
 int64_t getRank(Value value) { return getTensorType(value).getRank(); }
 
-FailureOr<int64_t> normalizeAxis(NodeImporter &n, int64_t axis, int64_t rank,
-                                 StringRef what = "axis") {
-  if (axis < -rank || axis >= rank)
-    return n.error(what + " " + Twine(axis) + " is out of range for rank " +
-                   Twine(rank));
-  return axis < 0 ? axis + rank : axis;
+/// The value of a shape rule, or its error reported at the node.
+template <typename T>
+FailureOr<T> checkRule(NodeImporter &n, StatusOr<T> result) {
+  if (!result.ok())
+    return n.error(result.message());
+  return std::move(*result);
+}
+
+FailureOr<int64_t> normalizeAxis(NodeImporter &n, int64_t axis, int64_t rank) {
+  return checkRule(n, shapes::normalizeAxis(axis, rank));
 }
 
 /// Normalizes a list of axes (no repeats) against `rank`.
 FailureOr<SmallVector<int64_t>>
 normalizeAxes(NodeImporter &n, ArrayRef<int64_t> axes, int64_t rank) {
-  SmallVector<int64_t> result;
-  for (int64_t axis : axes) {
-    ASSIGN_OR_RETURN(normalized, normalizeAxis(n, axis, rank));
-    if (llvm::is_contained(result, normalized))
-      return n.error("axis " + Twine(axis) + " is given twice");
-    result.push_back(normalized);
-  }
-  return result;
+  ASSIGN_OR_RETURN(normalized, checkRule(n, shapes::normalizeAxes(axes, rank)));
+  return SmallVector<int64_t>(normalized.begin(), normalized.end());
 }
 
-/// Product of dims [begin, end); dynamic if any of them is.
-int64_t productOfDims(ArrayRef<int64_t> shape, size_t begin, size_t end) {
-  int64_t product = 1;
-  for (size_t d = begin; d < end; ++d) {
-    if (ShapedType::isDynamic(shape[d]))
-      return ShapedType::kDynamic;
-    product *= shape[d];
-  }
-  return product;
+/// The 2-D shape of `shape` flattened at `axis`: the products of dims
+/// [0, axis) and [axis, rank), each dynamic if one of its dims is.
+FailureOr<SmallVector<int64_t>>
+flattenedAt(NodeImporter &n, ArrayRef<int64_t> shape, size_t axis) {
+  ASSIGN_OR_RETURN(
+      rows, checkRule(n, shapes::getElementCount(shape.take_front(axis))));
+  ASSIGN_OR_RETURN(
+      cols, checkRule(n, shapes::getElementCount(shape.drop_front(axis))));
+  return SmallVector<int64_t>{rows, cols};
 }
 
 IntegerAttr i64Attr(NodeImporter &n, int64_t value) {
@@ -240,8 +239,7 @@ template <typename OpTy> LogicalResult convertSoftmax(NodeImporter &n) {
     return success();
   }
   ArrayRef<int64_t> shape = getTensorType(input).getShape();
-  SmallVector<int64_t> rows{productOfDims(shape, 0, axis),
-                            productOfDims(shape, axis, rank)};
+  ASSIGN_OR_RETURN(rows, flattenedAt(n, shape, axis));
   ASSIGN_OR_RETURN(matrix, n.createReshape(input, rows));
   ASSIGN_OR_RETURN(normalized, createSoftmax<OpTy>(n, matrix, 1));
   ASSIGN_OR_RETURN(result, n.createReshape(normalized, shape));
@@ -440,13 +438,12 @@ FailureOr<Window> getWindow(NodeImporter &n, Value input,
       return n.error("auto_pad " + autoPad +
                      " needs static spatial dimensions; give the input shape "
                      "with --input-shape");
-    int64_t out = (size + w.strides[i] - 1) / w.strides[i];
-    int64_t total =
-        std::max<int64_t>(0, (out - 1) * w.strides[i] +
-                                 (kernel[i] - 1) * w.dilations[i] + 1 - size);
-    int64_t small = total / 2;
-    w.pads[i] = autoPad == "SAME_UPPER" ? small : total - small;
-    w.pads[i + k] = total - w.pads[i];
+    ASSIGN_OR_RETURN(
+        pads, checkRule(n, shapes::inferSamePads(size, kernel[i], w.strides[i],
+                                                 w.dilations[i],
+                                                 autoPad == "SAME_UPPER")));
+    w.pads[i] = pads.first;
+    w.pads[i + k] = pads.second;
   }
   return w;
 }
@@ -577,16 +574,10 @@ LogicalResult convertReshape(NodeImporter &n) {
 LogicalResult convertFlatten(NodeImporter &n) {
   ASSIGN_OR_RETURN(input, n.getInput(0));
   int64_t rank = getRank(input);
-  int64_t axis = n.getInt("axis", 1);
-  if (axis < -rank || axis > rank)
-    return n.error("axis " + Twine(axis) + " is out of range for rank " +
-                   Twine(rank));
-  if (axis < 0)
-    axis += rank;
-  ArrayRef<int64_t> shape = getTensorType(input).getShape();
-  ASSIGN_OR_RETURN(result,
-                   n.createReshape(input, {productOfDims(shape, 0, axis),
-                                           productOfDims(shape, axis, rank)}));
+  ASSIGN_OR_RETURN(
+      axis, checkRule(n, shapes::normalizePosition(n.getInt("axis", 1), rank)));
+  ASSIGN_OR_RETURN(rows, flattenedAt(n, getTensorType(input).getShape(), axis));
+  ASSIGN_OR_RETURN(result, n.createReshape(input, rows));
   n.setOutput(0, result);
   return success();
 }

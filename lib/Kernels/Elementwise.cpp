@@ -188,9 +188,8 @@ Status binary(BinaryOp op, const HostTensor &lhs, const HostTensor &rhs,
                            getElementTypeName(lhs.getElementType()) + " vs " +
                            getElementTypeName(rhs.getElementType()) + ")");
   Shape shape;
-  Status broadcast = broadcastShapes(lhs.getShape(), rhs.getShape(), shape);
-  if (!broadcast.ok())
-    return kernelError(name, broadcast.message());
+  DISTIR_RETURN_IF_ERROR(
+      broadcastShapes(name, lhs.getShape(), rhs.getShape(), shape));
   const ElementType type = lhs.getElementType();
   HostTensor out = HostTensor::uninitialized(type, shape);
   if (type == ElementType::I64 || type == ElementType::I32) {
@@ -336,11 +335,9 @@ Status where(const HostTensor &cond, const HostTensor &x, const HostTensor &y,
   if (x.getElementType() != y.getElementType())
     return kernelError("where", "x and y have different element types");
   Shape shape;
-  Status status = broadcastShapes(cond.getShape(), x.getShape(), shape);
-  if (status.ok())
-    status = broadcastShapes(shape, y.getShape(), shape);
-  if (!status.ok())
-    return kernelError("where", status.message());
+  DISTIR_RETURN_IF_ERROR(
+      broadcastShapes("where", cond.getShape(), x.getShape(), shape));
+  DISTIR_RETURN_IF_ERROR(broadcastShapes("where", shape, y.getShape(), shape));
 
   std::vector<uint8_t> truth(cond.getNumElements());
   for (int64_t i = 0, e = cond.getNumElements(); i < e; ++i)

@@ -1,6 +1,7 @@
 //===- HostTensor.cpp - A dense tensor in host memory ---------------------===//
 
 #include "distir/Kernels/HostTensor.h"
+#include "distir/ShapeInference/ShapeRules.h"
 
 #include <cmath>
 #include <limits>
@@ -169,16 +170,13 @@ uint16_t floatToBfloat16(float value) {
 //===----------------------------------------------------------------------===//
 
 Status checkShape(const std::vector<int64_t> &shape, ElementType type) {
-  int64_t count = 1;
-  for (int64_t dim : shape) {
+  for (int64_t dim : shape)
     if (dim < 0)
       return Status::error("negative dimension in shape " + formatShape(shape));
-    if (dim != 0 && count > std::numeric_limits<int64_t>::max() / dim)
-      return Status::error("element count of shape " + formatShape(shape) +
-                           " overflows int64");
-    count *= dim;
-  }
-  if (count > std::numeric_limits<int64_t>::max() / getElementByteWidth(type))
+  StatusOr<int64_t> count = shapes::getElementCount(shape);
+  if (!count.ok())
+    return count.status();
+  if (*count > std::numeric_limits<int64_t>::max() / getElementByteWidth(type))
     return Status::error("byte size of shape " + formatShape(shape) +
                          " overflows int64");
   return Status::success();
@@ -192,13 +190,7 @@ int64_t getNumElements(const std::vector<int64_t> &shape) {
 }
 
 std::string formatShape(const std::vector<int64_t> &shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i)
-      text += ", ";
-    text += std::to_string(shape[i]);
-  }
-  return text + "]";
+  return shapes::formatDims(shape);
 }
 
 //===----------------------------------------------------------------------===//

@@ -132,9 +132,19 @@ Status checkSameTypeAndShape(const char *kernel, const char *lhsName,
 
 Status resolveAxis(const char *kernel, int64_t axis, int64_t rank,
                    int64_t &dim) {
-  Status status = normalizeAxis(axis, rank, dim);
-  if (!status.ok())
-    return kernelError(kernel, status.message());
+  StatusOr<int64_t> normalized = shapes::normalizeAxis(axis, rank);
+  if (!normalized.ok())
+    return kernelError(kernel, normalized.message());
+  dim = *normalized;
+  return Status::success();
+}
+
+Status broadcastShapes(const char *kernel, const Shape &lhs, const Shape &rhs,
+                       Shape &result) {
+  StatusOr<Shape> shape = shapes::broadcastShapes(lhs, rhs);
+  if (!shape.ok())
+    return kernelError(kernel, shape.message());
+  result = std::move(*shape);
   return Status::success();
 }
 
@@ -161,29 +171,6 @@ AxisSplit splitAtAxis(const Shape &shape, int64_t axis) {
 }
 
 } // namespace detail
-
-Status broadcastShapes(const Shape &lhs, const Shape &rhs, Shape &result) {
-  const size_t rank = std::max(lhs.size(), rhs.size());
-  Shape shape(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t a = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
-    int64_t b = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
-    if (a != b && a != 1 && b != 1)
-      return Status::error("shapes " + formatShape(lhs) + " and " +
-                           formatShape(rhs) + " do not broadcast");
-    shape[i] = a == 1 ? b : a;
-  }
-  result = std::move(shape);
-  return Status::success();
-}
-
-Status normalizeAxis(int64_t axis, int64_t rank, int64_t &normalized) {
-  if (axis < -rank || axis >= rank)
-    return Status::error("axis " + std::to_string(axis) +
-                         " is out of range for rank " + std::to_string(rank));
-  normalized = axis < 0 ? axis + rank : axis;
-  return Status::success();
-}
 
 } // namespace kernels
 } // namespace distir

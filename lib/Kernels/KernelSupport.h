@@ -10,6 +10,7 @@
 #define DISTIR_LIB_KERNELS_KERNELSUPPORT_H
 
 #include "distir/Kernels/Kernels.h"
+#include "distir/ShapeInference/ShapeRules.h"
 
 #include <string>
 #include <type_traits>
@@ -182,9 +183,12 @@ void forEachBroadcastRun(const Shape &resultShape,
   }
 }
 
-/// normalizeAxis with the kernel's name in the error.
+/// shapes::normalizeAxis with the kernel's name in the error.
 Status resolveAxis(const char *kernel, int64_t axis, int64_t rank,
                    int64_t &dim);
+/// shapes::broadcastShapes with the kernel's name in the error.
+Status broadcastShapes(const char *kernel, const Shape &lhs, const Shape &rhs,
+                       Shape &result);
 
 /// Fails unless a gradient operand has the shape its forward op produces.
 Status checkGradientShape(const char *kernel, const HostTensor &grad,

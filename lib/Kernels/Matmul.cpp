@@ -70,9 +70,10 @@ Status matmul(const HostTensor &a, const HostTensor &b, bool transposeA,
   Shape aBatch(aShape.begin(), aShape.end() - 2);
   Shape bBatch(bShape.begin(), bShape.end() - 2);
   Shape batch;
-  Status broadcast = broadcastShapes(aBatch, bBatch, batch);
+  StatusOr<Shape> broadcast = shapes::broadcastShapes(aBatch, bBatch);
   if (!broadcast.ok())
     return kernelError(name, "batch dims: " + broadcast.message());
+  batch = std::move(*broadcast);
 
   Shape resultShape = batch;
   if (!vectorA)

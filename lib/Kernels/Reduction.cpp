@@ -16,16 +16,12 @@ namespace {
 Status reduce(const char *name, const HostTensor &x, const Shape &axes,
               bool keepDims, bool mean, HostTensor &result) {
   const int64_t rank = x.getRank();
+  StatusOr<Shape> dims = shapes::normalizeAxes(axes, rank);
+  if (!dims.ok())
+    return kernelError(name, dims.message());
   std::vector<bool> reduced(rank, false);
-  for (int64_t axis : axes) {
-    int64_t dim;
-    Status status = normalizeAxis(axis, rank, dim);
-    if (!status.ok())
-      return kernelError(name, status.message());
-    if (reduced[dim])
-      return kernelError(name, "axis " + std::to_string(axis) + " repeated");
+  for (int64_t dim : *dims)
     reduced[dim] = true;
-  }
   Shape keptShape(rank), outShape;
   int64_t count = 1;
   for (int64_t d = 0; d < rank; ++d) {

@@ -456,9 +456,8 @@ Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
 
 Status expand(const HostTensor &x, const Shape &shape, HostTensor &result) {
   Shape outShape;
-  Status broadcast = broadcastShapes(x.getShape(), shape, outShape);
-  if (!broadcast.ok())
-    return kernelError("expand", broadcast.message());
+  DISTIR_RETURN_IF_ERROR(
+      broadcastShapes("expand", x.getShape(), shape, outShape));
   DISTIR_RETURN_IF_ERROR(checkShape(outShape, x.getElementType()));
   HostTensor out = HostTensor::uninitialized(x.getElementType(), outShape);
   gatherStrided(x, 0, getBroadcastStrides(x.getShape(), outShape), out);

@@ -45,8 +45,9 @@ TEST(Binary, BroadcastsLikeNumpy) {
 
 TEST(Binary, ReportsBadOperands) {
   HostTensor out;
-  EXPECT_ERROR(k::add(makeTensor({2}, {1, 2}), makeTensor({3}, {1, 2, 3}), out),
-               "add: shapes [2] and [3] do not broadcast");
+  EXPECT_ERROR(
+      k::add(makeTensor({2}, {1, 2}), makeTensor({3}, {1, 2, 3}), out),
+      "add: cannot broadcast shapes [2] and [3]: dimension 0 is 2 vs 3");
   EXPECT_ERROR(k::mul(makeTensor({2}, {1, 2}),
                       makeTensor({2}, {1, 2}, ElementType::F16), out),
                "different element types");
@@ -105,7 +106,7 @@ TEST(Where, SelectsWithBroadcast) {
   EXPECT_ERROR(k::where(cond, x, makeTensor({1}, {1}, ElementType::F64), out),
                "x and y have different element types");
   EXPECT_ERROR(k::where(makeTensor({2}, {1, 0}, ElementType::I1), x, y, out),
-               "do not broadcast");
+               "cannot broadcast shapes");
 }
 
 TEST(Unary, MatchesTheFormulas) {

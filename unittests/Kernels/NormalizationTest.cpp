@@ -120,7 +120,7 @@ TEST(Reduce, SumAndMeanOverAxes) {
         sum += cube.getAsDouble((i * 3 + j) * 4 + l);
     EXPECT_NEAR(out.getAsDouble(j), sum, 1e-14);
   }
-  EXPECT_ERROR(k::reduceSum(x, {1, -1}, false, out), "axis -1 repeated");
+  EXPECT_ERROR(k::reduceSum(x, {1, -1}, false, out), "axis -1 is given twice");
   EXPECT_ERROR(k::reduceSum(x, {2}, false, out), "out of range");
 }
 

@@ -137,7 +137,7 @@ TEST(Expand, BroadcastsBothWays) {
                       out)); // ONNX keeps the larger dim.
   expectTensor(out, {1, 2}, {1, 2});
   EXPECT_ERROR(k::expand(makeTensor({2}, {1, 2}), {3}, out),
-               "do not broadcast");
+               "cannot broadcast shapes");
 }
 
 } // namespace

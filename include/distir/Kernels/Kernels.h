@@ -34,15 +34,6 @@ using TensorList = std::vector<const HostTensor *>;
 using ResultList = std::vector<HostTensor *>;
 
 //===----------------------------------------------------------------------===//
-// Shape helpers shared with the executor
-//===----------------------------------------------------------------------===//
-
-/// NumPy/ONNX multidirectional broadcast of two shapes.
-Status broadcastShapes(const Shape &lhs, const Shape &rhs, Shape &result);
-/// Maps axis in [-rank, rank) to [0, rank); fails otherwise.
-Status normalizeAxis(int64_t axis, int64_t rank, int64_t &normalized);
-
-//===----------------------------------------------------------------------===//
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
