@@ -12,6 +12,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "dist-loop-sharding"
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -231,6 +234,9 @@ mlir::dist::deriveLoopSharding(Operation *op, const ShardingRule &rule,
         return op->emitOpError("result #")
                << r << " cannot be a partial sum over mesh axis \""
                << mesh.getAxes()[axis] << "\"";
+      LLVM_DEBUG(llvm::dbgs()
+                 << op->getName() << " result #" << r << " partial over axis "
+                 << axis << ": reduction loop " << chosen << "\n");
       sharding.loops[chosen].push_back(axis);
     }
   }

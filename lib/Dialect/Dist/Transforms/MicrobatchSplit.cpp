@@ -29,6 +29,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 
 #include <map>
 
@@ -681,9 +682,10 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
   LLVM_DEBUG({
     for (int64_t s = 0; s < numStages; ++s)
       llvm::dbgs() << "stage " << s << " runs " << graph.sequences[s].size()
-                   << " units; forward " << graph.durations[s][0]
-                   << ", backward " << graph.durations[s][1] << ", epilogue "
-                   << graph.durations[s][2] << "\n";
+                   << " units; forward "
+                   << llvm::format("%g", graph.durations[s][0]) << ", backward "
+                   << llvm::format("%g", graph.durations[s][1]) << ", epilogue "
+                   << llvm::format("%g", graph.durations[s][2]) << "\n";
   });
   FailureOr<SmallVector<Unit>> merged = mergePipelineUnits(graph);
   if (failed(merged))

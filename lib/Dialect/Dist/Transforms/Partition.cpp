@@ -274,6 +274,9 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
   Value value = reshard(builder, user->getLoc(), source.local,
                         pool[source.layout], target, source.mesh);
   if (crossing) {
+    LLVM_DEBUG(llvm::dbgs()
+               << "send " << value.getType() << " for " << user->getName()
+               << " at " << user->getLoc() << "\n");
     auto send = SendOp::create(builder, user->getLoc(), value, devicesOf(mesh));
     copyHints(hintSource, send);
     value = send;
@@ -418,6 +421,7 @@ LogicalResult Partitioner::run() {
           (!firstUser || user->isBeforeInBlock(firstUser)))
         firstUser = user;
     const Mesh *mesh = firstUser ? meshOf(firstUser) : &funcMesh;
+    assert(mesh && "every op runs on a mesh");
     std::string what = "argument " + std::to_string(arg.getArgNumber());
     Layout layout =
         Layout::replicated(cast<RankedTensorType>(arg.getType()).getRank());

@@ -36,6 +36,9 @@
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "dist-pipeline"
 
 namespace mlir::dist {
 #define GEN_PASS_DEF_DISTPIPELINE
@@ -115,6 +118,11 @@ LogicalResult mlir::dist::pipelineFunction(
     return mlir::emitError(meshOp.getLoc())
            << "mesh @" << meshOp.getSymName()
            << " needs an axis \"pp\" of size " << options.numStages;
+  LLVM_DEBUG(llvm::dbgs() << "pipelining @" << func.getSymName() << ": "
+                          << options.numStages << " stages, "
+                          << options.numMicrobatches << " microbatches, "
+                          << stringifyPipelineSchedule(options.schedule)
+                          << "\n");
   if (failed(
           checkBatchSplit(func, /*dataParallel=*/1, options.numMicrobatches)) ||
       failed(assignPipelineStages(func, options.numStages)))

@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 
 #define DEBUG_TYPE "dist-pipeline-schedule"
 
@@ -136,7 +137,8 @@ mlir::dist::mergePipelineUnits(const PipelineUnitGraph &graph) {
     const PipelineUnit &unit = graph.sequences[best][next[best]++];
     assert(unit.stage == best && "a stage's sequence holds its own units");
     freeAt[best] = bestStart + graph.durations[best][(int)unit.kind];
-    LLVM_DEBUG(llvm::dbgs() << "t=" << bestStart << ": stage " << best << " "
+    LLVM_DEBUG(llvm::dbgs() << "t=" << llvm::format("%g", bestStart)
+                            << ": stage " << best << " "
                             << (unit.kind == Kind::Forward    ? "forward"
                                 : unit.kind == Kind::Backward ? "backward"
                                                               : "epilogue")

@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 
 #define DEBUG_TYPE "dist-propagate-sharding"
 
@@ -226,8 +227,8 @@ LoopSharding LoopShardingChooser::choose(ArrayRef<Source> sources) {
       return false;
     seen.push_back(candidate.loops);
     double cost = getCost(candidate);
-    LLVM_DEBUG(llvm::dbgs() << "  candidate " << candidate << " costs " << cost
-                            << " bytes\n");
+    LLVM_DEBUG(llvm::dbgs() << "  candidate " << candidate << " costs "
+                            << llvm::format("%g", cost) << " bytes\n");
     if (!best || cost < bestCost) {
       best = std::move(candidate);
       bestCost = cost;
@@ -390,7 +391,9 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
     chosen = LoopShardingChooser(op, rule, mesh, operandLayouts, resultHints)
                  .choose(sources);
   }
-  LLVM_DEBUG(llvm::dbgs() << "  chose " << chosen << "\n");
+  LLVM_DEBUG(llvm::dbgs() << "  chose " << chosen
+                          << (hasAnnotation ? " (annotated results)" : "")
+                          << "\n");
   recordDecision(op, rule, chosen, operandLayouts);
   return true;
 }

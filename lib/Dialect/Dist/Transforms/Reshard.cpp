@@ -29,6 +29,7 @@ static bool isNextAxis(const Layout &current, const Layout &target, int64_t dim,
 SmallVector<ReshardStep> mlir::dist::planReshard(const Layout &from,
                                                  const Layout &to) {
   using Kind = ReshardStep::Kind;
+  assert(from.getRank() == to.getRank() && "resharding keeps the rank");
   SmallVector<ReshardStep> steps;
   Layout current = from;
   int64_t rank = current.getRank();
@@ -102,6 +103,8 @@ SmallVector<ReshardStep> mlir::dist::planReshard(const Layout &from,
       made.push_back(axis);
   if (!made.empty())
     steps.push_back({Kind::MakePartial, made});
+  LLVM_DEBUG(llvm::dbgs() << "plan from " << from << " to " << to << ": "
+                          << steps.size() << " steps\n");
   return steps;
 }
 

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Format.h"
 
 #include <map>
 
@@ -211,9 +212,9 @@ LogicalResult StageAssigner::cutIntoStages() {
     SmallVector<int64_t> groups = partitionBalanced(costs, numStages);
     for (auto [i, entry] : llvm::enumerate(layerCosts)) {
       layerStage[entry.first] = groups[i];
-      LLVM_DEBUG(llvm::dbgs()
-                 << "layer " << entry.first << " (cost " << entry.second
-                 << ") -> stage " << groups[i] << "\n");
+      LLVM_DEBUG(llvm::dbgs() << "layer " << entry.first << " (cost "
+                              << llvm::format("%g", entry.second)
+                              << ") -> stage " << groups[i] << "\n");
     }
     return success();
   }
@@ -234,7 +235,8 @@ LogicalResult StageAssigner::cutIntoStages() {
     stageOf[index] = groups[i];
     LLVM_DEBUG(llvm::dbgs()
                << "forward op " << index << " (" << ops[index]->getName()
-               << ", cost " << costs[i] << ") -> stage " << groups[i] << "\n");
+               << ", cost " << llvm::format("%g", costs[i]) << ") -> stage "
+               << groups[i] << "\n");
   }
   return success();
 }
