@@ -106,7 +106,18 @@ def compare_gradients(model_dir, result_dir, failures):
         compare_gate_blocks(init, [e for e in gated if e["initializer"] == init],
                             model_dir, dist_grad(init), failures)
         compared.add(re.sub(r"[^A-Za-z0-9_.-]", "_", init + ".grad") + ".npy")
-    for group in components([e for e in mapping["entries"] if "gates" not in e]):
+    gathered = [e for e in mapping["entries"] if "gather" in e]
+    for param in sorted({e["parameter"] for e in gathered}):
+        pieces = [e for e in gathered if e["parameter"] == param]
+        expected = np.load(os.path.join(model_dir, "grads", param + ".npy"))
+        actual = np.zeros(expected.size)
+        for e in pieces:
+            np.add.at(actual, e["gather"], dist_grad(e["initializer"]).reshape(-1))
+            compared.add(re.sub(r"[^A-Za-z0-9_.-]", "_", e["initializer"] + ".grad") + ".npy")
+        check(f"{param} (gathered by {' + '.join(e['initializer'] for e in pieces)})",
+              actual.reshape(expected.shape), expected, failures)
+    simple = [e for e in mapping["entries"] if "gates" not in e and "gather" not in e]
+    for group in components(simple):
         compared.update(re.sub(r"[^A-Za-z0-9_.-]", "_", e["initializer"] + ".grad") + ".npy"
                         for e in group)
         inits = sorted({e["initializer"] for e in group})

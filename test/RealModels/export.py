@@ -16,14 +16,19 @@ convolutions; it then uses its running statistics (frozen batch norm).
 
 For each model NAME the script writes, into OUT/NAME/:
   model.onnx            the exported graph (opset 17, static shapes)
+  model.dynamic_batch.onnx  the same with a symbolic batch (dynamic_axes on
+                        dim 0 of every input and of the output; its folded
+                        initializers may be numbered differently, so
+                        map.json describes model.onnx only)
   <input>.npy           the graph inputs (input, labels, ...)
   output.npy, loss.npy  torch's forward results
   grads/<param>.npy     torch's gradient of the loss for every parameter
   map.json              ONNX initializer -> torch parameter(s), with the
                         permutation that turns the parameter into the
                         initializer (torch folds nn.Linear's W into W^T
-                        initializers named like onnx::MatMul_12) and the
-                        parameters torch deduplicated into one initializer
+                        initializers named like onnx::MatMul_12), the
+                        parameters torch deduplicated into one initializer,
+                        LSTM/GRU gate blocks and folded gathers
 Regenerating is deterministic: same torch version, same bytes.
 """
 import argparse
@@ -444,6 +449,10 @@ def map_initializers(onnx_model, params):
     for name, value in values.items():
         if name not in mapped_inits:
             entries += match_gate_blocks(name, value, params_np, covered)
+    mapped_inits = {e["initializer"] for e in entries}
+    for name, value in values.items():
+        if name not in mapped_inits:
+            entries += match_gather(name, value, params_np, covered)
     unmapped = [n for n in params_np if n not in covered]
     others = [n for n in values if n not in {e["initializer"] for e in entries}]
     return {"entries": entries, "unmapped_parameters": unmapped,
@@ -483,8 +492,42 @@ def match_gate_blocks(name, value, params_np, covered):
     return found
 
 
+def match_gather(name, value, params_np, covered):
+    """An initializer whose every element is an element of one parameter:
+    torch folded a constant-index Gather (+ reshapes, transposes) of it, as
+    Swin's relative_position_bias_table[relative_position_index]. "gather"
+    lists, per initializer element (C order), the parameter element it holds."""
+    for pname, pvalue in params_np.items():
+        if pname in covered:
+            continue
+        flat = pvalue.reshape(-1)
+        order = np.argsort(flat, kind="stable")
+        if len(np.unique(flat)) != flat.size:
+            continue  # ambiguous: equal elements
+        pos = np.clip(np.searchsorted(flat[order], value.reshape(-1)), 0, flat.size - 1)
+        index = order[pos]
+        if np.array_equal(flat[index], value.reshape(-1)):
+            covered.add(pname)
+            return [{"initializer": name, "parameter": pname, "perm": None,
+                     "gather": index.tolist()}]
+    return []
+
+
 def save(path, array):
     np.save(path, np.asarray(array))
+
+
+def export_onnx(module, args, input_names, path, dynamic_axes=None):
+    buffer = io.BytesIO()
+    torch.onnx.export(module, args, buffer, opset_version=OPSET,
+                      input_names=input_names, output_names=["output", "loss"],
+                      training=torch.onnx.TrainingMode.PRESERVE,
+                      do_constant_folding=True, dynamic_axes=dynamic_axes)
+    onnx_model = onnx.load_from_string(buffer.getvalue())
+    onnx_model.producer_version = torch.__version__
+    with open(path, "wb") as f:
+        f.write(onnx_model.SerializeToString())
+    return onnx_model
 
 
 def export(name, out_root):
@@ -497,15 +540,10 @@ def export(name, out_root):
         os.remove(os.path.join(out, "grads", old))
 
     args = tuple(inputs.values())
-    buffer = io.BytesIO()
-    torch.onnx.export(module, args, buffer, opset_version=OPSET,
-                      input_names=list(inputs), output_names=["output", "loss"],
-                      training=torch.onnx.TrainingMode.PRESERVE,
-                      do_constant_folding=True)
-    onnx_model = onnx.load_from_string(buffer.getvalue())
-    onnx_model.producer_version = torch.__version__
-    with open(os.path.join(out, "model.onnx"), "wb") as f:
-        f.write(onnx_model.SerializeToString())
+    onnx_model = export_onnx(module, args, list(inputs), os.path.join(out, "model.onnx"))
+    batch_axes = {name: {0: "batch"} for name in list(inputs) + ["output"]}
+    export_onnx(module, args, list(inputs), os.path.join(out, "model.dynamic_batch.onnx"),
+                dynamic_axes=batch_axes)
 
     module.zero_grad()
     output, loss = module(*args)
