@@ -1,5 +1,4 @@
-//===- Compose.cpp - Whole pipelined programs from a two-microbatch template
-//--===//
+//===- Compose.cpp - Programs from a two-microbatch template --------------===//
 
 #include "distir/Search/Compose.h"
 
@@ -40,6 +39,235 @@ bool isMicrobatchScale(Value value) {
          !constant->hasAttr("dist.phase");
 }
 
+/// Reads a PipelineTemplate off a lowered training step, one phase per
+/// question: which unit each task belongs to, what runs outside the units,
+/// the layer cut with its stream times, and the memory by layer.
+class TemplateExtractor {
+public:
+  TemplateExtractor(PipelineTemplate &stage, const sim::LoweringResult &lowered)
+      : stage(stage), n(stage.program.numTasks()), opOf(n, nullptr),
+        layerOf(n, -1) {
+    for (auto [op, id] : lowered.opTasks)
+      opOf[id] = op;
+  }
+
+  bool readTasks(std::string &error);
+  void settleSliceKinds();
+  bool assignStepRoles(std::string &error);
+  void measureLayers();
+  void measureStash();
+  void measureResidents(func::FuncOp func);
+
+private:
+  /// A task of microbatch `t.microbatch`: its unit kind and whether it is
+  /// counted (what dist-pipeline's split adds is not).
+  void classifyUnitTask(TemplateTask &t, Operation *op);
+
+  PipelineTemplate &stage;
+  const size_t n;
+  std::vector<Operation *> opOf;
+  std::vector<int64_t> layerOf;
+  int64_t numLayers = 0;
+};
+
+bool TemplateExtractor::readTasks(std::string &error) {
+  const sim::Program &program = stage.program;
+  stage.tasks.resize(n);
+  for (sim::TaskId id = 0; id < n; ++id) {
+    TemplateTask &t = stage.tasks[id];
+    Operation *op = opOf[id];
+    t.task = program.task(id);
+    t.deps.assign(program.getDeps().begin() + t.task.depBegin,
+                  program.getDeps().begin() + t.task.depEnd);
+    t.microbatch = getIntAttr(op, mlir::dist::kMicrobatchAttrName).value_or(-1);
+    std::optional<int64_t> stageAttr =
+        getIntAttr(op, mlir::dist::kStageAttrName);
+    t.stage = stageAttr ? *stageAttr
+                        : (t.deps.empty() ? 0 : stage.tasks[t.deps[0]].stage);
+    if (t.stage < 0 || t.stage >= stage.numStages) {
+      error = "the template has an op on stage " + std::to_string(t.stage);
+      return false;
+    }
+    if (auto flops = dyn_cast<dist::DistOpInterface>(op))
+      t.opFlops = flops.getFlops();
+    layerOf[id] =
+        getIntAttr(op, dist::DistDialect::kLayerAttrName).value_or(-1);
+    numLayers = std::max(numLayers, layerOf[id] + 1);
+    if (t.microbatch >= 0)
+      classifyUnitTask(t, op);
+  }
+  return true;
+}
+
+void TemplateExtractor::classifyUnitTask(TemplateTask &t, Operation *op) {
+  auto phase = op->getAttrOfType<StringAttr>("dist.phase");
+  t.role = TaskRole::Unit;
+  t.kind = phase && phase.getValue() == "backward" ? UnitKind::Backward
+                                                   : UnitKind::Forward;
+  // What the split adds: the microbatch slices of the data (no hints),
+  // the 1/microbatches products, the running sums (reading another
+  // microbatch).
+  bool isSlice = isa<dist::SliceOp>(op) && !phase;
+  bool isScale = isa<dist::MulOp>(op) &&
+                 llvm::any_of(op->getOperands(), isMicrobatchScale);
+  bool isAccumulation =
+      isa<dist::AddOp>(op) && llvm::any_of(t.deps, [&](uint32_t dep) {
+        return stage.tasks[dep].microbatch >= 0 &&
+               stage.tasks[dep].microbatch != t.microbatch;
+      });
+  t.counted = !isSlice && !isScale && !isAccumulation;
+  if (!isSlice)
+    return;
+  t.kind = UnitKind::Forward; // settled below by its consumer's unit
+  auto compute = cast<dist::DistOpInterface>(op);
+  cost::OpWork work;
+  work.kind = compute.getCostKind();
+  std::string element;
+  llvm::raw_string_ostream os(element);
+  cast<ShapedType>(op->getResult(0).getType()).getElementType().print(os);
+  work.dtype =
+      topology::parseDataType(element).value_or(topology::DataType::F32);
+  work.flops = compute.getFlops();
+  work.bytesRead = compute.getBytesRead();
+  work.bytesWritten = compute.getBytesWritten();
+  t.sliceWork = work;
+  t.sliceSourceBytes =
+      dist::detail::getTensorBytes(op->getOperand(0).getType());
+}
+
+/// A slice is emitted right before the op that first reads it, in the same
+/// unit: it takes that unit's kind.
+void TemplateExtractor::settleSliceKinds() {
+  for (sim::TaskId id = n; id-- > 0;) {
+    TemplateTask &t = stage.tasks[id];
+    if (t.role == TaskRole::Unit && !t.counted && id + 1 < n &&
+        isa<dist::SliceOp>(opOf[id]) &&
+        stage.tasks[id + 1].role == TaskRole::Unit)
+      t.kind = stage.tasks[id + 1].kind;
+  }
+}
+
+/// Tasks outside the microbatches: before the first unit they are the
+/// prologue; later, before the stage's last unit task they are step values
+/// built on demand, after it the stage's epilogue.
+bool TemplateExtractor::assignStepRoles(std::string &error) {
+  std::vector<int64_t> lastUnitTask(stage.numStages, -1);
+  int64_t firstUnitTask = -1;
+  for (sim::TaskId id = 0; id < n; ++id) {
+    const TemplateTask &t = stage.tasks[id];
+    if (t.role != TaskRole::Unit)
+      continue;
+    lastUnitTask[t.stage] = id;
+    if (firstUnitTask < 0)
+      firstUnitTask = id;
+  }
+  for (sim::TaskId id = 0; id < n; ++id) {
+    TemplateTask &t = stage.tasks[id];
+    if (t.role == TaskRole::Unit)
+      continue;
+    if (firstUnitTask < 0 || int64_t(id) < firstUnitTask)
+      t.role = TaskRole::Prologue;
+    else if (int64_t(id) < lastUnitTask[t.stage])
+      t.role = TaskRole::Step;
+    else
+      t.role = TaskRole::Epilogue;
+    if (t.role == TaskRole::Epilogue && isa<dist::ConcatOp>(opOf[id]) &&
+        llvm::any_of(t.deps, [&](uint32_t dep) {
+          return stage.tasks[dep].role == TaskRole::Unit;
+        })) {
+      // Values put back together from every microbatch: the op's size
+      // depends on the microbatch count.
+      error = "the program concatenates its microbatches (a per-sample "
+              "result); it cannot be composed";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The cut, and the per-layer stream times for the step-time bound.
+void TemplateExtractor::measureLayers() {
+  stage.stageOfLayer.assign(numLayers, -1);
+  for (auto *v : {&stage.unitCompute, &stage.unitCollective, &stage.stepCompute,
+                  &stage.stepCollective})
+    v->assign(numLayers, 0);
+  for (sim::TaskId id = 0; id < n; ++id) {
+    const TemplateTask &t = stage.tasks[id];
+    int64_t layer = layerOf[id];
+    if (layer < 0)
+      continue;
+    if (t.role == TaskRole::Unit && t.counted)
+      stage.stageOfLayer[layer] = t.stage;
+    bool perMicrobatch = t.role == TaskRole::Unit && t.microbatch == 0;
+    bool once = t.role != TaskRole::Unit;
+    if (!perMicrobatch && !once)
+      continue;
+    bool compute = t.task.kind == sim::TaskKind::Compute;
+    bool collective = t.task.kind == sim::TaskKind::Collective;
+    if (perMicrobatch && compute)
+      stage.unitCompute[layer] += t.task.durationS;
+    else if (perMicrobatch && collective)
+      stage.unitCollective[layer] += t.task.durationS;
+    else if (once && compute)
+      stage.stepCompute[layer] += t.task.durationS;
+    else if (once && collective)
+      stage.stepCollective[layer] += t.task.durationS;
+  }
+}
+
+/// Memory by layer: what the backward reads of the forward. A stashed value
+/// is counted once, in the layer of its first backward reader: with a
+/// pipeline the copy that waits for the backward is on the reader's stage
+/// (the producer's may be freed once sent on).
+void TemplateExtractor::measureStash() {
+  for (auto *v : {&stage.parameterBytes, &stage.persistentBytes,
+                  &stage.stashBytes, &stage.dataBytes})
+    v->assign(numLayers, 0);
+  std::vector<bool> stashed(n, false);
+  for (sim::TaskId id = 0; id < n; ++id) {
+    const TemplateTask &reader = stage.tasks[id];
+    if (reader.role != TaskRole::Unit || reader.kind != UnitKind::Backward ||
+        layerOf[id] < 0)
+      continue;
+    for (uint32_t dep : reader.deps) {
+      const TemplateTask &t = stage.tasks[dep];
+      if (t.role == TaskRole::Unit && t.kind == UnitKind::Forward &&
+          t.microbatch == 0 && !stashed[dep]) {
+        stashed[dep] = true;
+        stage.stashBytes[layerOf[id]] += t.task.resultBytes;
+      }
+    }
+  }
+}
+
+/// Memory by layer: the arguments by the layer of their first user.
+void TemplateExtractor::measureResidents(func::FuncOp func) {
+  const auto &residents = stage.program.getResidents();
+  for (BlockArgument arg : func.getArguments()) {
+    TemplateResident resident;
+    std::tie(resident.devices, resident.bytes) = residents[arg.getArgNumber()];
+    auto role =
+        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
+    resident.isData = role && role.getValue() == "data";
+    stage.residents.push_back(resident);
+    Operation *first = nullptr;
+    for (Operation *user : arg.getUsers())
+      if (!first || user->isBeforeInBlock(first))
+        first = user;
+    std::optional<int64_t> layer =
+        first ? getIntAttr(first, dist::DistDialect::kLayerAttrName)
+              : std::nullopt;
+    if (!layer || *layer < 0 || *layer >= numLayers || !role)
+      continue;
+    if (resident.isData)
+      stage.dataBytes[*layer] += resident.bytes / stage.numMicrobatches;
+    if (role.getValue() == "parameter")
+      stage.parameterBytes[*layer] += resident.bytes;
+    if (role.getValue() == "parameter" || role.getValue() == "optimizer_state")
+      stage.persistentBytes[*layer] += resident.bytes;
+  }
+}
+
 } // namespace
 
 std::optional<std::shared_ptr<const PipelineTemplate>>
@@ -54,192 +282,15 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
       sim::lowerToProgram(func, model, stage->program);
   if (failed(lowered))
     return std::nullopt; // the diagnostic says why
-  const sim::Program &program = stage->program;
-  const size_t n = program.numTasks();
-  std::vector<Operation *> opOf(n, nullptr);
-  for (auto [op, id] : lowered->opTasks)
-    opOf[id] = op;
-
-  std::vector<int64_t> layerOf(n, -1);
-  int64_t numLayers = 0;
-  stage->tasks.resize(n);
-  for (sim::TaskId id = 0; id < n; ++id) {
-    TemplateTask &t = stage->tasks[id];
-    Operation *op = opOf[id];
-    t.task = program.task(id);
-    t.deps.assign(program.getDeps().begin() + t.task.depBegin,
-                  program.getDeps().begin() + t.task.depEnd);
-    t.microbatch = getIntAttr(op, mlir::dist::kMicrobatchAttrName).value_or(-1);
-    std::optional<int64_t> stageAttr =
-        getIntAttr(op, mlir::dist::kStageAttrName);
-    t.stage = stageAttr ? *stageAttr
-                        : (t.deps.empty() ? 0 : stage->tasks[t.deps[0]].stage);
-    if (t.stage < 0 || t.stage >= numStages) {
-      error = "the template has an op on stage " + std::to_string(t.stage);
-      return std::nullopt;
-    }
-    if (auto flops = dyn_cast<dist::DistOpInterface>(op))
-      t.opFlops = flops.getFlops();
-    layerOf[id] =
-        getIntAttr(op, dist::DistDialect::kLayerAttrName).value_or(-1);
-    numLayers = std::max(numLayers, layerOf[id] + 1);
-    auto phase = op->getAttrOfType<StringAttr>("dist.phase");
-    if (t.microbatch >= 0) {
-      t.role = TaskRole::Unit;
-      t.kind = phase && phase.getValue() == "backward" ? UnitKind::Backward
-                                                       : UnitKind::Forward;
-      // What the split adds: the microbatch slices of the data (no hints),
-      // the 1/microbatches products, the running sums (reading another
-      // microbatch).
-      bool isSlice = isa<dist::SliceOp>(op) && !phase;
-      bool isScale = isa<dist::MulOp>(op) &&
-                     llvm::any_of(op->getOperands(), isMicrobatchScale);
-      bool isAccumulation =
-          isa<dist::AddOp>(op) && llvm::any_of(t.deps, [&](uint32_t dep) {
-            return stage->tasks[dep].microbatch >= 0 &&
-                   stage->tasks[dep].microbatch != t.microbatch;
-          });
-      t.counted = !isSlice && !isScale && !isAccumulation;
-      if (isSlice) {
-        t.kind = UnitKind::Forward; // settled below by its consumer's unit
-        auto compute = cast<dist::DistOpInterface>(op);
-        cost::OpWork work;
-        work.kind = compute.getCostKind();
-        std::string element;
-        llvm::raw_string_ostream os(element);
-        cast<ShapedType>(op->getResult(0).getType()).getElementType().print(os);
-        work.dtype =
-            topology::parseDataType(element).value_or(topology::DataType::F32);
-        work.flops = compute.getFlops();
-        work.bytesRead = compute.getBytesRead();
-        work.bytesWritten = compute.getBytesWritten();
-        t.sliceWork = work;
-        t.sliceSourceBytes =
-            dist::detail::getTensorBytes(op->getOperand(0).getType());
-      }
-    }
-  }
-  // A slice is emitted right before the op that first reads it, in the same
-  // unit: it takes that unit's kind.
-  for (sim::TaskId id = n; id-- > 0;) {
-    TemplateTask &t = stage->tasks[id];
-    if (t.role == TaskRole::Unit && !t.counted && id + 1 < n &&
-        isa<dist::SliceOp>(opOf[id]) &&
-        stage->tasks[id + 1].role == TaskRole::Unit)
-      t.kind = stage->tasks[id + 1].kind;
-  }
-
-  // Tasks outside the microbatches: before the first unit they are the
-  // prologue; later, before the stage's last unit task they are step values
-  // built on demand, after it the stage's epilogue.
-  std::vector<int64_t> lastUnitTask(numStages, -1);
-  int64_t firstUnitTask = -1;
-  for (sim::TaskId id = 0; id < n; ++id) {
-    const TemplateTask &t = stage->tasks[id];
-    if (t.role != TaskRole::Unit)
-      continue;
-    lastUnitTask[t.stage] = id;
-    if (firstUnitTask < 0)
-      firstUnitTask = id;
-  }
-  for (sim::TaskId id = 0; id < n; ++id) {
-    TemplateTask &t = stage->tasks[id];
-    if (t.role == TaskRole::Unit)
-      continue;
-    if (firstUnitTask < 0 || int64_t(id) < firstUnitTask)
-      t.role = TaskRole::Prologue;
-    else if (int64_t(id) < lastUnitTask[t.stage])
-      t.role = TaskRole::Step;
-    else
-      t.role = TaskRole::Epilogue;
-    if (t.role == TaskRole::Epilogue && isa<dist::ConcatOp>(opOf[id]) &&
-        llvm::any_of(t.deps, [&](uint32_t dep) {
-          return stage->tasks[dep].role == TaskRole::Unit;
-        })) {
-      // Values put back together from every microbatch: the op's size
-      // depends on the microbatch count.
-      error = "the program concatenates its microbatches (a per-sample "
-              "result); it cannot be composed";
-      return std::nullopt;
-    }
-  }
-
-  // The cut, and the per-layer stream times for the step-time bound.
-  stage->stageOfLayer.assign(numLayers, -1);
-  for (auto *v : {&stage->unitCompute, &stage->unitCollective,
-                  &stage->stepCompute, &stage->stepCollective})
-    v->assign(numLayers, 0);
-  for (sim::TaskId id = 0; id < n; ++id) {
-    const TemplateTask &t = stage->tasks[id];
-    int64_t layer = layerOf[id];
-    if (layer < 0)
-      continue;
-    if (t.role == TaskRole::Unit && t.counted)
-      stage->stageOfLayer[layer] = t.stage;
-    bool perMicrobatch = t.role == TaskRole::Unit && t.microbatch == 0;
-    bool once = t.role != TaskRole::Unit;
-    if (!perMicrobatch && !once)
-      continue;
-    bool compute = t.task.kind == sim::TaskKind::Compute;
-    bool collective = t.task.kind == sim::TaskKind::Collective;
-    if (perMicrobatch && compute)
-      stage->unitCompute[layer] += t.task.durationS;
-    else if (perMicrobatch && collective)
-      stage->unitCollective[layer] += t.task.durationS;
-    else if (once && compute)
-      stage->stepCompute[layer] += t.task.durationS;
-    else if (once && collective)
-      stage->stepCollective[layer] += t.task.durationS;
-  }
-
-  // Memory by layer: what the backward reads of the forward, and the
-  // arguments by the layer of their first user.
-  for (auto *v : {&stage->parameterBytes, &stage->persistentBytes,
-                  &stage->stashBytes, &stage->dataBytes})
-    v->assign(numLayers, 0);
-  // A stashed value is counted once, in the layer of its first backward
-  // reader: with a pipeline the copy that waits for the backward is on the
-  // reader's stage (the producer's may be freed once sent on).
-  std::vector<bool> stashed(n, false);
-  for (sim::TaskId id = 0; id < n; ++id) {
-    const TemplateTask &reader = stage->tasks[id];
-    if (reader.role != TaskRole::Unit || reader.kind != UnitKind::Backward ||
-        layerOf[id] < 0)
-      continue;
-    for (uint32_t dep : reader.deps) {
-      const TemplateTask &t = stage->tasks[dep];
-      if (t.role == TaskRole::Unit && t.kind == UnitKind::Forward &&
-          t.microbatch == 0 && !stashed[dep]) {
-        stashed[dep] = true;
-        stage->stashBytes[layerOf[id]] += t.task.resultBytes;
-      }
-    }
-  }
-
-  const auto &residents = program.getResidents();
-  for (BlockArgument arg : func.getArguments()) {
-    TemplateResident resident;
-    std::tie(resident.devices, resident.bytes) = residents[arg.getArgNumber()];
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
-    resident.isData = role && role.getValue() == "data";
-    stage->residents.push_back(resident);
-    Operation *first = nullptr;
-    for (Operation *user : arg.getUsers())
-      if (!first || user->isBeforeInBlock(first))
-        first = user;
-    std::optional<int64_t> layer =
-        first ? getIntAttr(first, dist::DistDialect::kLayerAttrName)
-              : std::nullopt;
-    if (!layer || *layer < 0 || *layer >= numLayers || !role)
-      continue;
-    if (resident.isData)
-      stage->dataBytes[*layer] += resident.bytes / numMicrobatches;
-    if (role.getValue() == "parameter")
-      stage->parameterBytes[*layer] += resident.bytes;
-    if (role.getValue() == "parameter" || role.getValue() == "optimizer_state")
-      stage->persistentBytes[*layer] += resident.bytes;
-  }
+  TemplateExtractor extractor(*stage, *lowered);
+  if (!extractor.readTasks(error))
+    return std::nullopt;
+  extractor.settleSliceKinds();
+  if (!extractor.assignStepRoles(error))
+    return std::nullopt;
+  extractor.measureLayers();
+  extractor.measureStash();
+  extractor.measureResidents(func);
   return std::shared_ptr<const PipelineTemplate>(std::move(stage));
 }
 
