@@ -11,8 +11,10 @@
 #include "distir/Dialect/Dist/IR/DistOps.h"
 #include "distir/Executor/Executor.h"
 #include "distir/Executor/GlobalView.h"
+#include "distir/Executor/Inputs.h"
+#include "distir/Executor/Results.h"
 #include "distir/Import/OnnxImporter.h"
-#include "distir/Kernels/Npy.h"
+#include "distir/Support/DebugOptions.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -91,16 +93,30 @@ cl::opt<bool>
                        "parsing or making inputs) to stderr"),
               cl::cat(category));
 
-/// Integer arguments without dist.bound and without a use that implies a
-/// bound are drawn from [0, kDefaultIntegerBound): an arbitrary choice,
-/// documented in docs/dist-run.md.
-constexpr int64_t kDefaultIntegerBound = 100;
-/// Results with at most this many elements are printed in full.
-constexpr int64_t kFullPrintLimit = 16;
-
 [[noreturn]] void fail(const llvm::Twine &message) {
   llvm::errs() << "dist-run: error: " << message << "\n";
   std::exit(1);
+}
+
+/// Exits with the message of a failed Status.
+void check(const Status &status) {
+  if (!status.ok())
+    fail(status.message());
+}
+
+/// The global inputs: --input files first, then --weights initializers, the
+/// rest generated from the seed.
+std::vector<HostTensor> makeInputs(func::FuncOp func,
+                                   const std::vector<GlobalLayout> &layouts) {
+  InputSources sources;
+  check(parseInputSpecs(inputFiles, layouts, sources.npyFiles));
+  if (!weightsFile.empty())
+    check(loadOnnxInitializers(weightsFile, sources.weights));
+  sources.weightsFile = weightsFile;
+  sources.seed = seed;
+  std::vector<HostTensor> inputs;
+  check(distir::makeInputs(func, layouts, std::move(sources), inputs));
+  return inputs;
 }
 
 /// Prints diagnostics as single "file:line:col: error: message" lines.
@@ -165,160 +181,6 @@ func::FuncOp selectEntry(ModuleOp module, const std::string &path,
   return only;
 }
 
-std::string describe(const GlobalLayout &layout) {
-  return "'" + layout.name + "' " + getElementTypeName(layout.elementType) +
-         " " + formatShape(layout.globalShape);
-}
-
-/// How to generate one argument so that the program sees valid data: a
-/// bound for integers, non-negative values for variances, a step number.
-struct GenerationRule {
-  int64_t bound = 0;
-  bool nonNegative = false;
-  std::optional<double> fill;
-  /// Multiplies the uniform [-1, 1) values (1: unscaled).
-  double scale = 1.0;
-};
-
-int64_t getDimSize(Value value, int64_t axis) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getRank() == 0)
-    return 0;
-  int64_t dim = axis < 0 ? axis + type.getRank() : axis;
-  if (dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
-    return 0;
-  return type.getDimSize(dim);
-}
-
-/// Integers: dist.bound, else the size of the dim they index (take indices,
-/// cross-entropy labels), else kDefaultIntegerBound. Matmul weights (right
-/// operands of rank >= 2) are scaled by 1/sqrt(contracting size). Floats
-/// feeding an Adam step count are 1 (the first step); those feeding a variance
-/// (Adam's second moment, batch_norm's variance) are made non-negative, since a
-/// negative one would turn the results into NaN.
-GenerationRule getGenerationRule(func::FuncOp func, unsigned index,
-                                 const GlobalLayout &layout) {
-  GenerationRule rule;
-  rule.bound = layout.bound;
-  for (OpOperand &use : func.getArgument(index).getUses()) {
-    Operation *user = use.getOwner();
-    Value operand = use.get();
-    int64_t bound = 0;
-    if (auto take = dyn_cast<dist::TakeOp>(user);
-        take && operand == take.getIndices())
-      bound = getDimSize(take.getInput(), static_cast<int64_t>(take.getAxis()));
-    else if (auto loss = dyn_cast<dist::CrossEntropyOp>(user);
-             loss && operand == loss.getLabels())
-      bound = getDimSize(loss.getLogits(),
-                         static_cast<int64_t>(loss.getClassAxis()));
-    else if (auto grad = dyn_cast<dist::CrossEntropyGradOp>(user);
-             grad && operand == grad.getLabels())
-      bound = getDimSize(grad.getLogits(),
-                         static_cast<int64_t>(grad.getClassAxis()));
-    if (rule.bound <= 0 && bound > 0)
-      rule.bound = bound;
-    // The weight of x @ W: uniform in +-1/sqrt(K), K its contracting size,
-    // as PyTorch initializes nn.Linear. Unscaled weights make every layer
-    // multiply activations by ~sqrt(K/3): a deep net's values explode and
-    // f32 comparisons of transformed programs drown in rounding.
-    if (auto matmul = dyn_cast<dist::MatmulOp>(user);
-        matmul && operand == matmul.getRhs() && rule.scale == 1.0) {
-      bool isMatrix = cast<RankedTensorType>(operand.getType()).getRank() >= 2;
-      int64_t contracting =
-          getDimSize(operand, matmul.getTransposeB() ? -1 : -2);
-      if (isMatrix && contracting > 0)
-        rule.scale = 1.0 / std::sqrt(double(contracting));
-    }
-    if (auto adam = dyn_cast<dist::AdamUpdateOp>(user)) {
-      if (operand == adam.getStep())
-        rule.fill = 1.0;
-      if (operand == adam.getMoment2())
-        rule.nonNegative = true;
-    }
-    if (auto norm = dyn_cast<dist::BatchNormOp>(user);
-        norm && operand == norm.getVariance())
-      rule.nonNegative = true;
-    if (auto norm = dyn_cast<dist::BatchNormGradOp>(user);
-        norm && operand == norm.getVariance())
-      rule.nonNegative = true;
-  }
-  if (rule.bound <= 0)
-    rule.bound = kDefaultIntegerBound;
-  return rule;
-}
-
-HostTensor generateInput(func::FuncOp func, unsigned index,
-                         const GlobalLayout &layout) {
-  GenerationRule rule = getGenerationRule(func, index, layout);
-  HostTensor tensor = HostTensor::random(
-      layout.name, layout.globalShape, layout.elementType, seed,
-      isIntegerType(layout.elementType) ? rule.bound : 0);
-  if (rule.fill)
-    tensor.fill(*rule.fill);
-  else if (rule.nonNegative)
-    for (int64_t i = 0; i < tensor.getNumElements(); ++i)
-      tensor.setFromDouble(i, std::fabs(tensor.getAsDouble(i)));
-  else if (rule.scale != 1.0)
-    for (int64_t i = 0; i < tensor.getNumElements(); ++i)
-      tensor.setFromDouble(i, tensor.getAsDouble(i) * rule.scale);
-  return tensor;
-}
-
-/// The global inputs: --input files first, the rest generated from the seed.
-std::vector<HostTensor> makeInputs(func::FuncOp func,
-                                   const std::vector<GlobalLayout> &layouts) {
-  std::map<std::string, std::string> files;
-  for (const std::string &spec : inputFiles) {
-    size_t equals = spec.find('=');
-    if (equals == std::string::npos || equals == 0)
-      fail("--input expects NAME=file.npy, got '" + spec + "'");
-    files[spec.substr(0, equals)] = spec.substr(equals + 1);
-  }
-  for (const auto &[name, path] : files) {
-    bool known = llvm::any_of(
-        layouts, [&](const GlobalLayout &l) { return l.name == name; });
-    if (known)
-      continue;
-    std::string names;
-    for (const GlobalLayout &layout : layouts)
-      names += (names.empty() ? "" : ", ") + layout.name;
-    fail("--input names unknown argument '" + name + "' (arguments: " + names +
-         ")");
-  }
-  std::map<std::string, HostTensor> weights;
-  if (!weightsFile.empty())
-    if (Status status = loadOnnxInitializers(weightsFile, weights);
-        !status.ok())
-      fail(status.message());
-  std::vector<HostTensor> inputs;
-  for (auto [index, layout] : llvm::enumerate(layouts)) {
-    auto file = files.find(layout.name);
-    auto weight = weights.find(layout.name);
-    std::string source;
-    HostTensor tensor;
-    if (file != files.end()) {
-      source = file->second;
-      if (Status status = readNpyFile(file->second, tensor); !status.ok())
-        fail(status.message());
-    } else if (weight != weights.end()) {
-      source = weightsFile + ": initializer '" + layout.name + "'";
-      tensor = std::move(weight->second);
-    } else {
-      inputs.push_back(generateInput(func, index, layout));
-      continue;
-    }
-    if (tensor.getShape() != layout.globalShape ||
-        tensor.getElementType() != layout.elementType)
-      fail(source + ": holds " + getElementTypeName(tensor.getElementType()) +
-           " " + formatShape(tensor.getShape()) + " but argument " +
-           describe(layout) + " needs " +
-           getElementTypeName(layout.elementType) + " " +
-           formatShape(layout.globalShape));
-    inputs.push_back(std::move(tensor));
-  }
-  return inputs;
-}
-
 /// Runs `func` on global inputs and returns global results.
 bool runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
                std::vector<HostTensor> &outputs,
@@ -355,166 +217,11 @@ bool runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
   return true;
 }
 
-void checkSameSignature(const std::vector<GlobalLayout> &program,
-                        const std::vector<GlobalLayout> &reference,
-                        const char *what) {
-  if (program.size() != reference.size())
-    fail(programFile + " has " + std::to_string(program.size()) + " " + what +
-         "s but " + referenceFile + " has " + std::to_string(reference.size()));
-  for (size_t i = 0; i < program.size(); ++i)
-    if (program[i].name != reference[i].name ||
-        program[i].globalShape != reference[i].globalShape ||
-        program[i].elementType != reference[i].elementType)
-      fail(std::string(what) + " " + std::to_string(i) + " is " +
-           describe(program[i]) + " in " + programFile + " but " +
-           describe(reference[i]) + " in " + referenceFile);
-}
-
-std::string formatNumber(double value, ElementType type) {
-  char buffer[48];
-  if (isIntegerType(type))
-    std::snprintf(buffer, sizeof(buffer), "%lld",
-                  static_cast<long long>(value));
-  else
-    std::snprintf(buffer, sizeof(buffer), "%.7g", value);
-  return buffer;
-}
-
-/// Nested lists like NumPy: [[1, 2], [3, 4]].
-void printNested(llvm::raw_ostream &os, const HostTensor &tensor) {
-  const std::vector<int64_t> &shape = tensor.getShape();
-  if (shape.empty()) {
-    os << formatNumber(tensor.getAsDouble(0), tensor.getElementType());
-    return;
-  }
-  std::vector<int64_t> counter(shape.size(), 0);
-  int64_t total = tensor.getNumElements();
-  if (total == 0) {
-    os << "[]";
-    return;
-  }
-  for (int64_t i = 0; i < total; ++i) {
-    size_t opened = 0;
-    for (size_t d = shape.size(); d-- > 0;)
-      if (counter[d] == 0)
-        ++opened;
-      else
-        break;
-    if (i > 0)
-      os << ", ";
-    for (size_t o = 0; o < opened; ++o)
-      os << "[";
-    os << formatNumber(tensor.getAsDouble(i), tensor.getElementType());
-    for (size_t d = shape.size(); d-- > 0;) {
-      if (++counter[d] < shape[d])
-        break;
-      counter[d] = 0;
-      os << "]";
-    }
-  }
-}
-
-void printSummary(const GlobalLayout &layout, const HostTensor &tensor) {
-  llvm::outs() << layout.name << ": "
-               << getElementTypeName(tensor.getElementType()) << " "
-               << formatShape(tensor.getShape());
-  const int64_t count = tensor.getNumElements();
-  if (printValues || count <= kFullPrintLimit) {
-    llvm::outs() << " = ";
-    printNested(llvm::outs(), tensor);
-    llvm::outs() << "\n";
-    return;
-  }
-  double sum = 0, low = INFINITY, high = -INFINITY;
-  for (int64_t i = 0; i < count; ++i) {
-    double value = tensor.getAsDouble(i);
-    sum += value;
-    low = std::min(low, value);
-    high = std::max(high, value);
-  }
-  const ElementType type = tensor.getElementType();
-  llvm::outs() << " mean=" << formatNumber(sum / count, ElementType::F64)
-               << " min=" << formatNumber(low, type)
-               << " max=" << formatNumber(high, type) << " first=[";
-  for (int64_t i = 0; i < 4; ++i)
-    llvm::outs() << (i ? ", " : "")
-                 << formatNumber(tensor.getAsDouble(i), type);
-  llvm::outs() << ", ...]\n";
-}
-
-void writeOutputs(const std::vector<GlobalLayout> &layouts,
-                  const std::vector<HostTensor> &outputs) {
-  if (std::error_code error = llvm::sys::fs::create_directories(outputDir))
-    fail("cannot create " + outputDir + ": " + error.message());
-  std::map<std::string, int> used;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string name = layouts[i].name;
-    for (char &c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' &&
-          c != '-' && c != '.')
-        c = '_';
-    if (used[name]++)
-      name += "_" + std::to_string(i);
-    llvm::SmallString<256> path(outputDir);
-    llvm::sys::path::append(path, name + ".npy");
-    if (Status status = writeNpyFile(path.str().str(), outputs[i]);
-        !status.ok())
-      fail(status.message());
-  }
-}
-
-int compareWithReference(const std::vector<GlobalLayout> &layouts,
-                         const std::vector<HostTensor> &outputs,
-                         const std::vector<HostTensor> &expected) {
-  bool pass = true;
-  double overallAbs = 0, overallRel = 0;
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    TensorDifference difference;
-    if (Status status =
-            compareTensors(outputs[i], expected[i], relativeTolerance,
-                           absoluteTolerance, difference);
-        !status.ok())
-      fail("result '" + layouts[i].name + "': " + status.message());
-    overallAbs = std::max(overallAbs, difference.maxAbsErr);
-    overallRel = std::max(overallRel, difference.maxRelErr);
-    llvm::outs() << layouts[i].name << ": max_abs_err="
-                 << formatNumber(difference.maxAbsErr, ElementType::F64)
-                 << " max_rel_err="
-                 << formatNumber(difference.maxRelErr, ElementType::F64);
-    // NaN equals NaN in the comparison, so a NaN reference would make any
-    // transformation look right: such a check proves nothing and fails.
-    int64_t referenceNaNs = 0;
-    for (int64_t e = 0; e < expected[i].getNumElements(); ++e)
-      referenceNaNs += std::isnan(expected[i].getAsDouble(e));
-    if (referenceNaNs > 0) {
-      pass = false;
-      llvm::outs()
-          << " NAN (" << referenceNaNs
-          << " NaN values in the reference: the inputs are not valid for it)\n";
-      continue;
-    }
-    if (difference.numMismatches == 0) {
-      llvm::outs() << " ok\n";
-      continue;
-    }
-    pass = false;
-    llvm::outs() << " MISMATCH (" << difference.numMismatches << " of "
-                 << outputs[i].getNumElements()
-                 << " elements outside rtol/atol)\n";
-  }
-  llvm::outs() << "overall: max_abs_err="
-               << formatNumber(overallAbs, ElementType::F64)
-               << " max_rel_err=" << formatNumber(overallRel, ElementType::F64)
-               << " rtol=" << formatNumber(relativeTolerance, ElementType::F64)
-               << " atol=" << formatNumber(absoluteTolerance, ElementType::F64)
-               << ": " << (pass ? "PASS" : "FAIL") << "\n";
-  return pass ? 0 : 1;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  distir::registerDebugOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "dist-run: execute a dist program on the CPU "
@@ -560,8 +267,10 @@ int main(int argc, char **argv) {
     if (failed(getArgumentLayouts(programEntry, programArguments)) ||
         failed(getResultLayouts(programEntry, programResults)))
       return 1;
-    checkSameSignature(programArguments, argumentLayouts, "argument");
-    checkSameSignature(programResults, resultLayouts, "result");
+    check(checkSameSignature(programArguments, argumentLayouts, "argument",
+                             programFile, referenceFile));
+    check(checkSameSignature(programResults, resultLayouts, "result",
+                             programFile, referenceFile));
   }
   std::vector<HostTensor> inputs = makeInputs(signature, argumentLayouts);
 
@@ -571,12 +280,15 @@ int main(int argc, char **argv) {
     return 1;
   if (printValues || !referenceEntry)
     for (size_t i = 0; i < outputs.size(); ++i)
-      printSummary(outputLayouts[i], outputs[i]);
+      printResult(llvm::outs(), outputLayouts[i], outputs[i], printValues);
   if (!outputDir.empty())
-    writeOutputs(outputLayouts, outputs);
+    check(writeResultFiles(outputDir, outputLayouts, outputs));
   if (!referenceEntry)
     return 0;
   if (!runGlobal(referenceEntry, inputs, expected, expectedLayouts))
     return 1;
-  return compareWithReference(outputLayouts, outputs, expected);
+  bool pass = false;
+  check(compareResults(llvm::outs(), outputLayouts, outputs, expected,
+                       relativeTolerance, absoluteTolerance, pass));
+  return pass ? 0 : 1;
 }

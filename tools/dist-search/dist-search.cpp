@@ -11,18 +11,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "distir/Search/Search.h"
+#include "distir/Search/Command.h"
+#include "distir/Support/DebugOptions.h"
 
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/ToolOutputFile.h"
-#include "llvm/Support/WithColor.h"
-#include "llvm/Support/raw_ostream.h"
-
-#include <iostream>
-#include <sstream>
 
 using namespace llvm;
 using namespace distir::search;
@@ -124,30 +118,9 @@ static cl::opt<cl::boolOrDefault>
                          "terminal)"),
                 cl::cat(searchCategory));
 
-static int fail(const Twine &message) {
-  WithColor::error(errs(), "dist-search") << message << "\n";
-  return 1;
-}
-
-/// Writes what `write` prints to `path` through LLVM's output files (written
-/// whole or not at all).
-template <typename Writer>
-static bool writeOutput(const std::string &path, Writer write) {
-  std::ostringstream text;
-  write(text);
-  std::string error;
-  std::unique_ptr<ToolOutputFile> file = mlir::openOutputFile(path, &error);
-  if (!file) {
-    fail(error);
-    return false;
-  }
-  file->os() << text.str();
-  file->keep();
-  return true;
-}
-
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  distir::registerDebugOptions();
   cl::opt<int> &threads = getThreadsOption();
   threads.setDescription("Worker threads (default: the hardware's)");
   threads.addCategory(searchCategory);
@@ -157,113 +130,28 @@ int main(int argc, char **argv) {
       "distir configuration search: the best data / tensor / pipeline "
       "parallel configurations of a model on a cluster\n");
 
-  std::string error;
-  SearchOptions options;
-  std::optional<distir::topology::Cluster> cluster =
-      distir::topology::parseClusterSpec(clusterSpec, error);
-  if (!cluster)
-    return fail(error);
-  options.cluster = *cluster;
-  options.clusterSpec = clusterSpec;
-
-  for (int64_t n : deviceCounts)
-    if (n <= 0)
-      return fail("--devices must be positive integers, got " + Twine(n));
-  options.space.deviceCounts.assign(deviceCounts.begin(), deviceCounts.end());
-  if (options.space.deviceCounts.empty())
-    options.space.deviceCounts = {cluster->numDevices()};
-  for (int64_t b : globalBatches)
-    if (b <= 0)
-      return fail("--global-batch must be positive integers, got " + Twine(b));
-  options.space.globalBatches.assign(globalBatches.begin(),
-                                     globalBatches.end());
-  for (int64_t m : microbatches)
-    if (m <= 0)
-      return fail("--microbatches must be positive integers, got " + Twine(m));
-  options.space.microbatches.assign(microbatches.begin(), microbatches.end());
-  if (maxMicrobatches <= 0)
-    return fail("--max-microbatches must be positive, got " +
-                Twine(maxMicrobatches.getValue()));
-  options.space.maxMicrobatches = maxMicrobatches;
-  if (!schedules.empty()) {
-    options.space.schedules.clear();
-    for (const std::string &name : schedules) {
-      std::optional<Schedule> schedule = parseSchedule(name);
-      if (!schedule)
-        return fail("--schedules: unknown schedule '" + name +
-                    "' (gpipe or 1f1b)");
-      options.space.schedules.push_back(*schedule);
-    }
-  }
-  if (!recomputeModes.empty()) {
-    options.space.recomputeModes.clear();
-    for (const std::string &name : recomputeModes) {
-      std::optional<Recompute> mode = parseRecompute(name);
-      if (!mode)
-        return fail("--recompute: unknown mode '" + name +
-                    "' (none, full or selective)");
-      if (llvm::is_contained(options.space.recomputeModes, *mode))
-        return fail("--recompute: '" + name + "' given twice");
-      options.space.recomputeModes.push_back(*mode);
-    }
-  }
-  options.space.powersOfTwo = powersOfTwo;
-  options.space.accumulateWithoutPipeline = accumulateWithoutPipeline;
-  if (!(maxMemoryFraction > 0 && maxMemoryFraction <= 1))
-    return fail("--max-memory-fraction must be in (0, 1], got " +
-                std::to_string(maxMemoryFraction.getValue()));
-  options.maxMemoryFraction = maxMemoryFraction;
-  if (optimizer != "adam" && optimizer != "sgd")
-    return fail("--optimizer must be adam or sgd, got '" + optimizer + "'");
-  options.optimizer = optimizer;
-  options.top = top;
-  options.pruneByTime = !simulateAll;
-  options.buildAll = buildAll;
-  options.timing = timing;
-  if (threads < 0)
-    return fail("--threads must be a non-negative integer, got " +
-                Twine(int(threads)));
-  options.threads = unsigned(threads);
-
-  std::vector<ModelSource> models;
-  for (const std::string &spec : modelSpecs) {
-    std::optional<ModelSource> model = ModelSource::parse(spec, error);
-    if (!model)
-      return fail(error);
-    if (model->kind != ModelSource::Kind::File &&
-        options.space.globalBatches.empty())
-      return fail("model '" + spec + "' needs --global-batch");
-    models.push_back(std::move(*model));
-  }
-
-  bool showProgress = progressBar == cl::BOU_UNSET
-                          ? sys::Process::StandardErrIsDisplayed()
-                          : progressBar == cl::BOU_TRUE;
-  ProgressBar bar(stderr, showProgress, "searching");
-  if (showProgress)
-    options.progress = [&](int64_t done, int64_t total) {
-      bar.update(done, total);
-    };
-  std::optional<std::vector<ScenarioReport>> reports =
-      runSearch(models, options, error);
-  bar.finish();
-  if (!reports)
-    return fail(error);
-
-  std::ostringstream text;
-  for (const ScenarioReport &report : *reports)
-    printReport(text, report, top);
-  outs() << text.str();
-  outs().flush();
-  if (!csvFile.empty() &&
-      !writeOutput(csvFile, [&](std::ostream &os) { writeCsv(os, *reports); }))
-    return 1;
-  if (!jsonFile.empty() && !writeOutput(jsonFile, [&](std::ostream &os) {
-        writeJson(os, *reports);
-      }))
-    return 1;
-  for (const ScenarioReport &report : *reports)
-    if (report.getNumFitting() == 0)
-      return 2;
-  return 0;
+  SearchCommand command;
+  command.modelSpecs.assign(modelSpecs.begin(), modelSpecs.end());
+  command.clusterSpec = clusterSpec;
+  command.deviceCounts.assign(deviceCounts.begin(), deviceCounts.end());
+  command.globalBatches.assign(globalBatches.begin(), globalBatches.end());
+  command.microbatches.assign(microbatches.begin(), microbatches.end());
+  command.maxMicrobatches = maxMicrobatches;
+  command.schedules.assign(schedules.begin(), schedules.end());
+  command.recomputeModes.assign(recomputeModes.begin(), recomputeModes.end());
+  command.powersOfTwo = powersOfTwo;
+  command.accumulateWithoutPipeline = accumulateWithoutPipeline;
+  command.maxMemoryFraction = maxMemoryFraction;
+  command.optimizer = optimizer;
+  command.top = top;
+  command.simulateAll = simulateAll;
+  command.buildAll = buildAll;
+  command.timing = timing;
+  command.threads = threads;
+  command.showProgress = progressBar == cl::BOU_UNSET
+                             ? sys::Process::StandardErrIsDisplayed()
+                             : progressBar == cl::BOU_TRUE;
+  command.csvFile = csvFile;
+  command.jsonFile = jsonFile;
+  return runSearchCommand(command);
 }

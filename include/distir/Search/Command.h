@@ -1,0 +1,49 @@
+//===- Command.h - dist-search's command line, run ----------------*- C++
+//-*-===//
+//
+// What dist-search does, as a library call: check the options as given,
+// parse the models, search, print the tables and write the CSV and JSON
+// files. The tool only parses its options into a SearchCommand.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_SEARCH_COMMAND_H
+#define DISTIR_SEARCH_COMMAND_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace distir {
+namespace search {
+
+/// dist-search's options as the user gave them (docs/dist-search.md).
+struct SearchCommand {
+  std::vector<std::string> modelSpecs;
+  std::string clusterSpec;
+  std::vector<int64_t> deviceCounts, globalBatches, microbatches;
+  int64_t maxMicrobatches = 1024;
+  std::vector<std::string> schedules, recomputeModes;
+  bool powersOfTwo = false;
+  bool accumulateWithoutPipeline = false;
+  double maxMemoryFraction = 1.0;
+  std::string optimizer = "adam";
+  unsigned top = 10;
+  bool simulateAll = false;
+  bool buildAll = false;
+  bool timing = false;
+  int threads = 0;
+  bool showProgress = false;
+  /// Where to write every simulated configuration; empty: nowhere.
+  std::string csvFile, jsonFile;
+};
+
+/// Runs dist-search. Returns the exit code: 1 on bad input (one line on
+/// stderr, `dist-search: error: ...`), 2 when no configuration of some
+/// scenario fits, 0 otherwise.
+int runSearchCommand(const SearchCommand &command);
+
+} // namespace search
+} // namespace distir
+
+#endif // DISTIR_SEARCH_COMMAND_H

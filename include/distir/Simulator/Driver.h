@@ -1,0 +1,56 @@
+//===- Driver.h - dist-sim: simulate a placed program file ------*- C++ -*-===//
+//
+// What dist-sim does, as a library call: read a placed program, lower it,
+// simulate one step (`repeat` times, for benchmarking) and print the summary,
+// the reports and the trace. The tool only parses its options.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_SIMULATOR_DRIVER_H
+#define DISTIR_SIMULATOR_DRIVER_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace distir {
+namespace sim {
+
+struct DriverOptions {
+  /// The .mlir file ("-": stdin).
+  std::string inputFile = "-";
+  /// dgx-a100[:nodes=N], dgx-h100[:nodes=N] or a JSON cluster file.
+  std::string clusterSpec;
+  /// Measured op times (JSON) overriding the cost formulas; empty: none.
+  std::string profileFile;
+  /// Function to simulate; empty: main, or the only function.
+  std::string entry;
+  /// Where to write the JSON report and the Chrome trace; empty: nowhere.
+  std::string reportFile, traceFile;
+  /// Communication on its own streams.
+  bool overlap = true;
+  /// Op kinds in the summary.
+  unsigned topOps = 10;
+  /// Samples per step for the throughput line; 0: inferred.
+  double samplesPerStep = 0;
+  /// Print the lowering and (mean) simulation times.
+  bool timing = false;
+  unsigned repeat = 1;
+};
+
+/// Runs dist-sim: the summary goes to stdout; errors to stderr as
+/// `dist-sim: error: ...` or as diagnostics. Returns the exit code: 1 on bad
+/// input and when the program does not fit in device memory (after writing
+/// the report, which then says "fits": false).
+int runDriver(const DriverOptions &options);
+
+/// The global batch of the step, for the throughput line: dimension 0 of the
+/// first data argument's global shape (its local size times the shards of its
+/// sharding along that dimension). 0 when the function has no data argument
+/// or its batch is not static.
+double inferSamplesPerStep(mlir::func::FuncOp func);
+
+} // namespace sim
+} // namespace distir
+
+#endif // DISTIR_SIMULATOR_DRIVER_H

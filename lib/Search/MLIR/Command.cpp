@@ -1,0 +1,180 @@
+//===- Command.cpp - dist-search's command line, run ----------------------===//
+
+#include "distir/Search/Command.h"
+
+#include "distir/Search/Search.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <sstream>
+
+using namespace llvm;
+
+namespace distir {
+namespace search {
+
+namespace {
+
+/// Prints `dist-search: error: <message>`; the exit code of bad input.
+int fail(const Twine &message) {
+  WithColor::error(errs(), "dist-search") << message << "\n";
+  return 1;
+}
+
+/// Writes what `write` prints to `path` through LLVM's output files (written
+/// whole or not at all).
+template <typename Writer>
+bool writeOutput(const std::string &path, Writer write) {
+  std::ostringstream text;
+  write(text);
+  std::string error;
+  std::unique_ptr<ToolOutputFile> file = mlir::openOutputFile(path, &error);
+  if (!file) {
+    fail(error);
+    return false;
+  }
+  file->os() << text.str();
+  file->keep();
+  return true;
+}
+
+/// The space: device counts, batches, microbatches, schedules and
+/// recomputation modes as given; false after printing the error.
+bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
+               SpaceOptions &space) {
+  for (int64_t n : command.deviceCounts)
+    if (n <= 0)
+      return !fail("--devices must be positive integers, got " + Twine(n));
+  space.deviceCounts = command.deviceCounts;
+  if (space.deviceCounts.empty())
+    space.deviceCounts = {cluster.numDevices()};
+  for (int64_t b : command.globalBatches)
+    if (b <= 0)
+      return !fail("--global-batch must be positive integers, got " + Twine(b));
+  space.globalBatches = command.globalBatches;
+  for (int64_t m : command.microbatches)
+    if (m <= 0)
+      return !fail("--microbatches must be positive integers, got " + Twine(m));
+  space.microbatches = command.microbatches;
+  if (command.maxMicrobatches <= 0)
+    return !fail("--max-microbatches must be positive, got " +
+                 Twine(command.maxMicrobatches));
+  space.maxMicrobatches = command.maxMicrobatches;
+  if (!command.schedules.empty()) {
+    space.schedules.clear();
+    for (const std::string &name : command.schedules) {
+      std::optional<Schedule> schedule = parseSchedule(name);
+      if (!schedule)
+        return !fail("--schedules: unknown schedule '" + name +
+                     "' (gpipe or 1f1b)");
+      space.schedules.push_back(*schedule);
+    }
+  }
+  if (!command.recomputeModes.empty()) {
+    space.recomputeModes.clear();
+    for (const std::string &name : command.recomputeModes) {
+      std::optional<Recompute> mode = parseRecompute(name);
+      if (!mode)
+        return !fail("--recompute: unknown mode '" + name +
+                     "' (none, full or selective)");
+      if (llvm::is_contained(space.recomputeModes, *mode))
+        return !fail("--recompute: '" + name + "' given twice");
+      space.recomputeModes.push_back(*mode);
+    }
+  }
+  space.powersOfTwo = command.powersOfTwo;
+  space.accumulateWithoutPipeline = command.accumulateWithoutPipeline;
+  return true;
+}
+
+/// The search options of `command`; false after printing the error.
+bool readOptions(const SearchCommand &command, SearchOptions &options) {
+  std::string error;
+  std::optional<topology::Cluster> cluster =
+      topology::parseClusterSpec(command.clusterSpec, error);
+  if (!cluster)
+    return !fail(error);
+  options.cluster = *cluster;
+  options.clusterSpec = command.clusterSpec;
+  if (!readSpace(command, *cluster, options.space))
+    return false;
+  if (!(command.maxMemoryFraction > 0 && command.maxMemoryFraction <= 1))
+    return !fail("--max-memory-fraction must be in (0, 1], got " +
+                 std::to_string(command.maxMemoryFraction));
+  options.maxMemoryFraction = command.maxMemoryFraction;
+  if (command.optimizer != "adam" && command.optimizer != "sgd")
+    return !fail("--optimizer must be adam or sgd, got '" + command.optimizer +
+                 "'");
+  options.optimizer = command.optimizer;
+  options.top = command.top;
+  options.pruneByTime = !command.simulateAll;
+  options.buildAll = command.buildAll;
+  options.timing = command.timing;
+  if (command.threads < 0)
+    return !fail("--threads must be a non-negative integer, got " +
+                 Twine(command.threads));
+  options.threads = unsigned(command.threads);
+  return true;
+}
+
+/// The tables on stdout, then the files; the exit code.
+int writeReports(const SearchCommand &command,
+                 const std::vector<ScenarioReport> &reports) {
+  std::ostringstream text;
+  for (const ScenarioReport &report : reports)
+    printReport(text, report, command.top);
+  outs() << text.str();
+  outs().flush();
+  if (!command.csvFile.empty() &&
+      !writeOutput(command.csvFile,
+                   [&](std::ostream &os) { writeCsv(os, reports); }))
+    return 1;
+  if (!command.jsonFile.empty() &&
+      !writeOutput(command.jsonFile,
+                   [&](std::ostream &os) { writeJson(os, reports); }))
+    return 1;
+  for (const ScenarioReport &report : reports)
+    if (report.getNumFitting() == 0)
+      return 2;
+  return 0;
+}
+
+} // namespace
+
+int runSearchCommand(const SearchCommand &command) {
+  SearchOptions options;
+  if (!readOptions(command, options))
+    return 1;
+  std::string error;
+  std::vector<ModelSource> models;
+  for (const std::string &spec : command.modelSpecs) {
+    std::optional<ModelSource> model = ModelSource::parse(spec, error);
+    if (!model)
+      return fail(error);
+    if (model->kind != ModelSource::Kind::File &&
+        options.space.globalBatches.empty())
+      return fail("model '" + spec + "' needs --global-batch");
+    models.push_back(std::move(*model));
+  }
+
+  ProgressBar bar(stderr, command.showProgress, "searching");
+  if (command.showProgress)
+    options.progress = [&](int64_t done, int64_t total) {
+      bar.update(done, total);
+    };
+  std::optional<std::vector<ScenarioReport>> reports =
+      runSearch(models, options, error);
+  bar.finish();
+  if (!reports)
+    return fail(error);
+  return writeReports(command, *reports);
+}
+
+} // namespace search
+} // namespace distir
