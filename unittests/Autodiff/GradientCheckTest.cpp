@@ -13,6 +13,7 @@
 
 #include "gtest/gtest.h"
 
+#include <ostream>
 #include <string>
 
 using namespace distir;
@@ -400,6 +401,8 @@ const OpCase kOpCases[] = {
 #undef P
 #undef D
 
+void PrintTo(const OpCase &c, std::ostream *os) { *os << c.name; }
+
 class OpGradientTest : public ::testing::TestWithParam<OpCase> {};
 
 TEST_P(OpGradientTest, MatchesFiniteDifferences) {
@@ -464,6 +467,8 @@ const PlacedCase kPlacedCases[] = {
      "tensor<2x6xf64, #dist.devices<[0, 2]>>",
      "%y = dist.gather %a root 0 dim 1 groups [[0, 1], [2, 3]]"},
 };
+
+void PrintTo(const PlacedCase &c, std::ostream *os) { *os << c.name; }
 
 class CollectiveGradientTest : public ::testing::TestWithParam<PlacedCase> {};
 

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+#include <string>
+
 using namespace distir;
 using namespace distir::cost;
 using topology::DataType;
@@ -192,9 +195,13 @@ TEST(ProfileTable, OverridesTheFormulaWhereItHasAnEntry) {
 }
 
 struct BadProfile {
+  /// The test's name: what is wrong.
+  const char *name;
   const char *text;
   const char *error;
 };
+
+void PrintTo(const BadProfile &c, std::ostream *os) { *os << c.name; }
 class ProfileErrors : public ::testing::TestWithParam<BadProfile> {};
 
 TEST_P(ProfileErrors, OneLineError) {
@@ -206,29 +213,38 @@ TEST_P(ProfileErrors, OneLineError) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, ProfileErrors,
     ::testing::Values(
-        BadProfile{"{\"entries\": [}", "p.json:1:14: invalid JSON: syntax "
-                                       "error while parsing value - "
-                                       "unexpected '}'; expected '[', '{', "
-                                       "or a literal"},
-        BadProfile{"{}", "p.json: entries: expected {\"entries\": [...]}"},
-        BadProfile{R"({"entries": [], "x": 1})",
+        BadProfile{"SyntaxError", "{\"entries\": [}",
+                   "p.json:1:14: invalid JSON: syntax "
+                   "error while parsing value - "
+                   "unexpected '}'; expected '[', '{', "
+                   "or a literal"},
+        BadProfile{"NoEntries", "{}",
+                   "p.json: entries: expected {\"entries\": [...]}"},
+        BadProfile{"UnknownTopLevelKey", R"({"entries": [], "x": 1})",
                    "p.json: x: unknown key (expected: entries)"},
-        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "fp16",
+        BadProfile{"UnknownDataType",
+                   R"({"entries": [{"kind": "matmul", "dtype": "fp16",
                      "shapes": [], "seconds": 1}]})",
                    "p.json: entries[0].dtype: unknown element type 'fp16' "
                    "(expected f16, bf16, f32, ...)"},
-        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "f16",
+        BadProfile{"NegativeSize",
+                   R"({"entries": [{"kind": "matmul", "dtype": "f16",
                      "shapes": [[2, -1]], "seconds": 1}]})",
                    "p.json: entries[0].shapes: sizes must be non-negative "
                    "integers"},
-        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "f16",
+        BadProfile{"NegativeSeconds",
+                   R"({"entries": [{"kind": "matmul", "dtype": "f16",
                      "shapes": [], "seconds": -1}]})",
                    "p.json: entries[0].seconds: expected a non-negative "
                    "number"},
-        BadProfile{R"({"entries": [{"kind": "matmul", "dtype": "f16",
+        BadProfile{"UnknownEntryKey",
+                   R"({"entries": [{"kind": "matmul", "dtype": "f16",
                      "shapes": [], "seconds": 1, "second": 2}]})",
                    "p.json: entries[0].second: unknown key (expected one of: "
-                   "kind, dtype, shapes, seconds)"}));
+                   "kind, dtype, shapes, seconds)"}),
+    [](const ::testing::TestParamInfo<BadProfile> &info) {
+      return std::string(info.param.name);
+    });
 
 TEST(CollectiveKind, Names) {
   EXPECT_EQ(parseCollectiveKind("reduce_scatter"),

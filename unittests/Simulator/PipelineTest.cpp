@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <ostream>
+#include <string>
 
 using namespace distir::sim;
 
@@ -25,6 +27,19 @@ struct PipelineSpec {
   int devicesPerStage; // > 1: each stage is a tensor-parallel set
   Schedule schedule;
 };
+
+/// "4stages_8microbatches_1device_1f1b": the test's name and its printout.
+std::string getName(const PipelineSpec &spec) {
+  return std::to_string(spec.stages) + "stages_" +
+         std::to_string(spec.microbatches) + "microbatches_" +
+         std::to_string(spec.devicesPerStage) +
+         (spec.devicesPerStage == 1 ? "device_" : "devices_") +
+         (spec.schedule == Schedule::GPipe ? "gpipe" : "1f1b");
+}
+
+void PrintTo(const PipelineSpec &spec, std::ostream *os) {
+  *os << getName(spec);
+}
 
 constexpr double kForwardS = 1e-3, kBackwardS = 2e-3;
 constexpr int64_t kActivationBytes = 1 << 20;
@@ -168,7 +183,10 @@ INSTANTIATE_TEST_SUITE_P(
                       PipelineSpec{4, 8, 1, Schedule::OneFOneB},
                       PipelineSpec{4, 16, 2, Schedule::GPipe},
                       PipelineSpec{8, 32, 2, Schedule::OneFOneB},
-                      PipelineSpec{2, 4, 4, Schedule::OneFOneB}));
+                      PipelineSpec{2, 4, 4, Schedule::OneFOneB}),
+    [](const ::testing::TestParamInfo<PipelineSpec> &info) {
+      return getName(info.param);
+    });
 
 TEST(Pipeline, OneFOneBHoldsLessActivationMemoryOnStageZero) {
   PipelineSpec gpipe{4, 16, 1, Schedule::GPipe};

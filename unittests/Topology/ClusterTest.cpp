@@ -6,6 +6,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <ostream>
+#include <string>
 
 using namespace distir::topology;
 
@@ -133,9 +135,13 @@ TEST(ClusterJson, SyntaxErrorHasLineAndColumnOnOneLine) {
 }
 
 struct BadJson {
+  /// The test's name: what is wrong.
+  const char *name;
   const char *text;
   const char *error;
 };
+
+void PrintTo(const BadJson &c, std::ostream *os) { *os << c.name; }
 
 class ClusterJsonErrors : public ::testing::TestWithParam<BadJson> {};
 
@@ -148,36 +154,44 @@ TEST_P(ClusterJsonErrors, OneLineErrorNamingThePlace) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, ClusterJsonErrors,
     ::testing::Values(
-        BadJson{"[1, 2]", "c.json: expected a JSON object"},
-        BadJson{R"({"devices_per_node": 8})",
+        BadJson{"NotAnObject", "[1, 2]", "c.json: expected a JSON object"},
+        BadJson{"MissingNodes", R"({"devices_per_node": 8})",
                 "c.json: missing required key 'nodes'"},
-        BadJson{R"({"nodes": 0, "devices_per_node": 8})",
+        BadJson{"ZeroNodes", R"({"nodes": 0, "devices_per_node": 8})",
                 "c.json: nodes: expected a positive integer"},
-        BadJson{R"({"nodes": 1.5, "devices_per_node": 8})",
+        BadJson{"FractionalNodes", R"({"nodes": 1.5, "devices_per_node": 8})",
                 "c.json: nodes: expected a positive integer"},
-        BadJson{R"({"nodes": 1, "devices_per_node": 8, "device": {}})",
+        BadJson{"DeviceWithoutVectorFlops",
+                R"({"nodes": 1, "devices_per_node": 8, "device": {}})",
                 "c.json: device: missing required key 'vector_flops'"},
-        BadJson{R"({"nodes": 1, "devices_per_node": 8, "device":
+        BadJson{"NegativeVectorFlops",
+                R"({"nodes": 1, "devices_per_node": 8, "device":
                   {"vector_flops": -1}})",
                 "c.json: device.vector_flops: expected a positive number"},
-        BadJson{R"({"nodes": 1, "devices_per_node": 8, "device":
+        BadJson{"UnknownMatrixDataType",
+                R"({"nodes": 1, "devices_per_node": 8, "device":
                   {"vector_flops": 1, "memory_bytes": 1,
                    "memory_bandwidth": 1, "matrix_flops": {"fp16": 1}}})",
                 "c.json: device.matrix_flops.fp16: unknown key (expected one "
                 "of: f16, bf16, f32, f64, i1, i8, i32, i64)"},
-        BadJson{R"({"nodes": 1, "devices_per_node": 8, "device":
+        BadJson{"IntraNodeWithoutLatency",
+                R"({"nodes": 1, "devices_per_node": 8, "device":
                   {"vector_flops": 1, "memory_bytes": 1,
                    "memory_bandwidth": 1},
                   "intra_node": {"bandwidth": 1, "latency": 0}})",
                 "c.json: intra_node: missing required key 'latency_s'"},
-        BadJson{R"({"nodes": 1, "devices_per_node": 8, "device":
+        BadJson{"UnknownTopLevelKey",
+                R"({"nodes": 1, "devices_per_node": 8, "device":
                   {"vector_flops": 1, "memory_bytes": 1,
                    "memory_bandwidth": 1},
                   "intra_node": {"bandwidth": 1, "latency_s": 0},
                   "inter_node": {"bandwidth": 1, "latency_s": 0},
                   "gpus": 3})",
                 "c.json: gpus: unknown key (expected one of: name, nodes, "
-                "devices_per_node, device, intra_node, inter_node)"}));
+                "devices_per_node, device, intra_node, inter_node)"}),
+    [](const ::testing::TestParamInfo<BadJson> &info) {
+      return std::string(info.param.name);
+    });
 
 TEST(DataType, NamesAndSizes) {
   EXPECT_EQ(parseDataType("bf16"), DataType::BF16);
