@@ -16,6 +16,10 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope --allow-unused-prefixe
 llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# distir's code compiled with assert() and LLVM_DEBUG (DISTIR_ENABLE_ASSERTIONS).
+if config.distir_enable_assertions:
+    config.available_features.add("asserts")
+
 config.substitutions.append(("%distir_src", config.distir_src_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 

@@ -11,6 +11,7 @@
 
 #include "distir/InitAll.h"
 #include "distir/Models/Models.h"
+#include "distir/Support/DebugOptions.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -83,6 +84,7 @@ static std::string findOption(ArrayRef<cl::opt<int64_t> *> options,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  distir::registerDebugOptions();
   // LLVM's own options (registered for every subcommand) are noise here.
   for (cl::SubCommand *sub :
        {&cl::SubCommand::getTopLevel(), &cl::SubCommand::getAll(), &mlpCommand,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/InitAll.h"
+#include "distir/Support/DebugOptions.h"
 
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
 #ifdef DISTIR_INCLUDE_TESTS
   mlir::dist::test::registerTestPasses();
 #endif
+  distir::registerDebugOptions();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "distir optimizer driver\n", registry));
 }

@@ -11,6 +11,7 @@
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Import/OnnxImporter.h"
 #include "distir/Kernels/Npy.h"
+#include "distir/Support/DebugOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -94,6 +95,7 @@ static bool parseShape(StringRef text, std::vector<int64_t> &shape) {
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
+  distir::registerDebugOptions();
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(category);

@@ -16,11 +16,13 @@
 #include "distir/Search/Compose.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -29,6 +31,8 @@
 #include <mutex>
 #include <thread>
 #include <tuple>
+
+#define DEBUG_TYPE "dist-search"
 
 using namespace mlir;
 
@@ -348,6 +352,12 @@ Scenario SearchDriver::enumerateScenario(size_t m, const SpaceOptions &space,
   scenario.evaluations.resize(scenario.survivors.size());
   scenario.timeBounds.resize(scenario.survivors.size());
   scenario.failures.resize(scenario.survivors.size());
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << report.model << " on "
+                          << devices << " devices: " << report.considered
+                          << " considered, " << report.getNumInvalid()
+                          << " invalid, " << report.prunedByMemory
+                          << " over the memory bound, "
+                          << scenario.survivors.size() << " survive\n");
   return scenario;
 }
 
@@ -456,6 +466,7 @@ std::vector<std::vector<Candidate>> SearchDriver::boundCandidates() {
         continue;
       }
       TemplateKey replica = getReplicaKey(scenario.model, c);
+      assert(cuts.count(cutKey) && "every survivor's stage cut was built");
       if (auto it = templateErrors.find(replica); it != templateErrors.end()) {
         scenario.failures[i] = it->second;
         continue;
@@ -502,6 +513,9 @@ void SearchDriver::evaluateInRounds(
     auto roundStart = std::chrono::steady_clock::now();
     size_t before = templates.size() + templateErrors.size();
     std::vector<bool> whole = buildRoundTemplates(round);
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] round of " << round.size()
+                            << " candidates, " << llvm::count(whole, true)
+                            << " built whole\n");
     pipelineTemplates += templates.size() + templateErrors.size() - before;
     templateSeconds += secondsSince(roundStart);
     roundStart = std::chrono::steady_clock::now();
@@ -530,6 +544,7 @@ std::vector<Candidate>
 SearchDriver::takeRound(const std::vector<std::vector<Candidate>> &pending,
                         std::vector<size_t> &cursor) {
   const size_t roundSize = std::max<size_t>(16, 2 * options.top);
+  assert(cursor.size() == scenarios.size() && pending.size() == cursor.size());
   std::vector<Candidate> round;
   for (size_t s = 0; s < scenarios.size(); ++s) {
     Scenario &scenario = scenarios[s];
