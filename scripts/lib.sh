@@ -13,6 +13,7 @@ DISTIR_PACKAGES=(
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev python3-numpy
   clang-14 libclang-rt-14-dev   # libFuzzer target of the ONNX importer
+  clang-format-22 clang-tidy-22  # the style tests
 )
 
 distir_install_deps() {

@@ -1,5 +1,4 @@
-//===- Compose.h - Whole pipelined programs from a two-microbatch template -*-
-//C++ -*-===//
+//===- Compose.h - Programs from a two-microbatch template ------*- C++ -*-===//
 //
 // Building a configuration with dist-parallelize and lowering it costs time
 // proportional to layers x microbatches (GPT-3 175B with 768 microbatches is

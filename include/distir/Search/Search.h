@@ -1,5 +1,4 @@
-//===- Search.h - dist-search: the best configurations of a model -*- C++
-//-*-===//
+//===- Search.h - dist-search: the best configurations ----------*- C++ -*-===//
 //
 // The driver behind dist-search. For each model and device count:
 //   1. the forward program is built (generator) or read (.mlir) and

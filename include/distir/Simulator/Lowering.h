@@ -1,5 +1,4 @@
-//===- Lowering.h - From placed dist IR to the simulator's program -*- C++
-//-*-===//
+//===- Lowering.h - From placed dist IR to a Program ------------*- C++ -*-===//
 //
 // Walks one func.func of placed dist ops in program order and emits one task
 // per op, with its duration from the cost model. Function arguments

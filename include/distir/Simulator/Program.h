@@ -1,5 +1,4 @@
-//===- Program.h - Compact program representation for simulation -*- C++
-//-*-===//
+//===- Program.h - Compact program for simulation ---------------*- C++ -*-===//
 //
 // The simulator does not walk MLIR: a placed program is lowered once into
 // flat arrays of tasks. A task runs on a device set (every device of the set

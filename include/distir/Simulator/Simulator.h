@@ -1,5 +1,4 @@
-//===- Simulator.h - Discrete-event simulation of a placed program -*- C++
-//-*-===//
+//===- Simulator.h - Discrete-event simulation of a step --------*- C++ -*-===//
 //
 // Semantics (docs/dist-sim.md):
 //  - every device runs the tasks of each of its streams in program order

@@ -1,5 +1,4 @@
-//===- JsonSupport.h - JSON reading shared by the plain libraries -*- C++
-//-*-===//
+//===- JsonSupport.h - JSON reading for the plain libraries -----*- C++ -*-===//
 //
 // nlohmann_json throws on malformed input, so this header is only for the
 // plain C++ libraries (Topology, CostModel, Simulator), which are built with

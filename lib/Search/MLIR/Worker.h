@@ -1,5 +1,4 @@
-//===- Worker.h - One MLIRContext, its training steps, its templates -*- C++
-//-*-===//
+//===- Worker.h - One MLIRContext and what it builds ------------*- C++ -*-===//
 //
 // Everything MLIR of the search lives in the workers: each owns an
 // MLIRContext (contexts are not shared, so no uniquing lock is contended and
