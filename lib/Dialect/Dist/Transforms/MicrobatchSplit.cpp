@@ -159,6 +159,10 @@ private:
   LogicalResult splitOp(unsigned index,
                         ArrayRef<std::optional<MicrobatchState>> operandStates,
                         bool &promote);
+  LogicalResult
+  buildTemplate(unsigned index, const ShardingRule &rule,
+                ArrayRef<std::optional<MicrobatchState>> operandStates,
+                int64_t batchLoop, ArrayRef<RankedTensorType> localTypes);
   FailureOr<Value> localizeStepValue(Value value, RankedTensorType localType,
                                      Operation *user, unsigned operandIndex);
   void sinkLinearOps();
@@ -469,7 +473,17 @@ LogicalResult PipelineSplitter::splitOp(
     scaleResults[index] = rule.loops[batchLoop].normalized;
   }
 
-  // The template: the op on one microbatch's values.
+  return buildTemplate(index, rule, operandStates, batchLoop, localTypes);
+}
+
+/// The template of op `index`: the op on one microbatch's values, with
+/// result types `localTypes`; operands that span the batch without
+/// depending on the data are recomputed at the microbatch's shape.
+LogicalResult PipelineSplitter::buildTemplate(
+    unsigned index, const ShardingRule &rule,
+    ArrayRef<std::optional<MicrobatchState>> operandStates, int64_t batchLoop,
+    ArrayRef<RankedTensorType> localTypes) {
+  Operation *op = ops[index];
   OpBuilder scratchBuilder(func.getContext());
   scratchBuilder.setInsertionPointToEnd(scratch);
   IRMapping mapping;
