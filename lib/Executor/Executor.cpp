@@ -354,13 +354,13 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
                   values.lookup(constraint.getInput()), values);
   if (isa<SendOp, CollectiveOpInterface>(op))
     return runCommunication(op, values);
-  if (isa<DistOpInterface>(op))
+  if (isa<ExecutableOpInterface>(op))
     return runCompute(op, values);
   return op->emitOpError() << "is not supported by the reference executor";
 }
 
 LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
-  auto compute = cast<DistOpInterface>(op);
+  auto compute = cast<ExecutableOpInterface>(op);
   if (op->getNumResults() == 0)
     return success();
   const std::vector<int64_t> devices = getDeviceIds(op->getResult(0).getType());

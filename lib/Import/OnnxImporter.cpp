@@ -595,7 +595,7 @@ const HostTensor *GraphImporter::evaluate(Value root, std::string &why) {
       continue;
     }
     Operation *op = value.getDefiningOp();
-    auto compute = dyn_cast<dist::DistOpInterface>(op);
+    auto compute = dyn_cast<dist::ExecutableOpInterface>(op);
     if (!compute) {
       why = "it is computed by '" + op->getName().getStringRef().str() +
             "', which cannot be evaluated at import time";

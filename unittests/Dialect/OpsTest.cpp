@@ -50,7 +50,7 @@ TEST_F(OpsTest, MatmulShapeAndFlops) {
   auto mm = MatmulOp::create(builder, builder.getUnknownLoc(), v[0], v[1]);
   EXPECT_EQ(mm.getType(), tensor({4, 2, 8, 32}));
   EXPECT_DOUBLE_EQ(mm.getFlops(), 2.0 * 4 * 2 * 8 * 32 * 16);
-  auto op = cast<DistOpInterface>(mm.getOperation());
+  auto op = cast<CostOpInterface>(mm.getOperation());
   EXPECT_EQ(op.getBytesRead(), (4 * 2 * 8 * 16 + 16 * 32) * 4);
   EXPECT_EQ(op.getBytesWritten(), 4 * 2 * 8 * 32 * 4);
   EXPECT_EQ(op.getCostKind(), "matmul");
@@ -111,7 +111,7 @@ TEST_F(OpsTest, TrillionElementCountsDoNotOverflow) {
   // 10^12 elements: 4 * 10^12 bytes, beyond 32 bits by far.
   auto v = args({tensor({1000000, 1000000}), tensor({1000000, 1000000})});
   auto add = AddOp::create(builder, builder.getUnknownLoc(), v[0], v[1]);
-  auto op = cast<DistOpInterface>(add.getOperation());
+  auto op = cast<CostOpInterface>(add.getOperation());
   EXPECT_DOUBLE_EQ(op.getFlops(), 1e12);
   EXPECT_EQ(op.getBytesRead(), int64_t{8} * 1000000000000);
   EXPECT_EQ(op.getBytesWritten(), int64_t{4} * 1000000000000);
@@ -125,7 +125,7 @@ TEST_F(OpsTest, TrillionElementCountsDoNotOverflow) {
                  tensor({25600, 51200}, builder.getBF16Type())});
   auto head = MatmulOp::create(builder, builder.getUnknownLoc(), w[0], w[1]);
   EXPECT_DOUBLE_EQ(head.getFlops(), 2.0 * 3072 * 2048 * 25600 * 51200);
-  EXPECT_EQ(cast<DistOpInterface>(head.getOperation()).getBytesWritten(),
+  EXPECT_EQ(cast<CostOpInterface>(head.getOperation()).getBytesWritten(),
             int64_t{3072} * 2048 * 51200 * 2);
 }
 
@@ -134,13 +134,13 @@ TEST_F(OpsTest, ViewsAndLookupsMoveOnlyWhatTheyTouch) {
       args({tensor({51200, 1024}), tensor({4, 128}, builder.getI64Type())});
   auto take = TakeOp::create(builder, builder.getUnknownLoc(), v[0], v[1], 0);
   EXPECT_EQ(take.getType(), tensor({4, 128, 1024}));
-  auto op = cast<DistOpInterface>(take.getOperation());
+  auto op = cast<CostOpInterface>(take.getOperation());
   // Reads the indices and the gathered rows, not the 200 MB table.
   EXPECT_EQ(op.getBytesRead(), 4 * 128 * 8 + 4 * 128 * 1024 * 4);
   auto reshape = ReshapeOp::create(builder, builder.getUnknownLoc(), take,
                                    ArrayRef<int64_t>{512, -1});
   EXPECT_EQ(reshape.getType(), tensor({512, 1024}));
-  EXPECT_EQ(cast<DistOpInterface>(reshape.getOperation()).getBytesRead(), 0);
+  EXPECT_EQ(cast<CostOpInterface>(reshape.getOperation()).getBytesRead(), 0);
 }
 
 TEST_F(OpsTest, ParsedModuleVerifies) {

@@ -113,7 +113,7 @@ TEST_F(ModelsTest, TrillionParameterModelDoesNotOverflow) {
   EXPECT_GT(parameters, int64_t(1000000000000));
   // Bytes of every op's operands stay exact in int64 (no wrap to negative).
   int64_t maxBytes = 0;
-  func->walk([&](mlir::dist::DistOpInterface op) {
+  func->walk([&](mlir::dist::CostOpInterface op) {
     maxBytes = std::max(maxBytes, op.getBytesRead());
     EXPECT_GE(op.getBytesRead(), 0);
   });

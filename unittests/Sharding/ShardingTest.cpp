@@ -207,7 +207,7 @@ TEST_F(ShardingIRTest, WholeDimsAndNormalizedLoops) {
     })mlir");
   ASSERT_TRUE(module);
   SmallVector<Operation *> ops;
-  module->walk([&](DistOpInterface op) { ops.push_back(op); });
+  module->walk([&](ShardingRuleOpInterface op) { ops.push_back(op); });
   ASSERT_EQ(ops.size(), 3u);
   FailureOr<ShardingRule> norm = getShardingRule(ops[0]);
   ASSERT_TRUE(succeeded(norm));

@@ -2,7 +2,7 @@
 //
 // Interprets a func.func of the dist dialect on the CPU. A placed value holds
 // one local tensor per device of its device set; every compute op runs its
-// reference kernel (DistOpInterface::execute) once per device, and every
+// reference kernel (ExecutableOpInterface::execute) once per device, and every
 // communication op performs its exact semantics over its groups. Unplaced
 // values (the sequential program) hold a single tensor.
 //

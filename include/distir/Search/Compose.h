@@ -75,7 +75,7 @@ struct TemplateTask {
   int64_t stage = 0;
   UnitKind kind = UnitKind::Forward;
   int64_t microbatch = -1;
-  /// FLOPs of the op (DistOpInterface), for dist-pipeline's order costs.
+  /// FLOPs of the op (CostOpInterface), for dist-pipeline's order costs.
   double opFlops = 0;
   /// An op of the program before the split (dist-pipeline's cost counts it);
   /// false for the slices, scale products and accumulations the split adds.

@@ -88,7 +88,7 @@ bool TemplateExtractor::readTasks(std::string &error) {
       error = "the template has an op on stage " + std::to_string(t.stage);
       return false;
     }
-    if (auto flops = dyn_cast<dist::DistOpInterface>(op))
+    if (auto flops = dyn_cast<dist::CostOpInterface>(op))
       t.opFlops = flops.getFlops();
     layerOf[id] =
         getIntAttr(op, dist::DistDialect::kLayerAttrName).value_or(-1);
@@ -119,7 +119,7 @@ void TemplateExtractor::classifyUnitTask(TemplateTask &t, Operation *op) {
   if (!isSlice)
     return;
   t.kind = UnitKind::Forward; // settled below by its consumer's unit
-  auto compute = cast<dist::DistOpInterface>(op);
+  auto compute = cast<dist::CostOpInterface>(op);
   cost::OpWork work;
   work.kind = compute.getCostKind();
   std::string element;

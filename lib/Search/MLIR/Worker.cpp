@@ -159,7 +159,7 @@ static llvm::StringRef getPhase(Operation *op) {
 static std::vector<double>
 getStashBytesPerSample(func::FuncOp func, int64_t numLayers, double samples) {
   std::vector<double> stash(numLayers, 0.0);
-  func.walk([&](dist::DistOpInterface op) {
+  func.walk([&](dist::CostOpInterface op) {
     if (getPhase(op) != "forward")
       return;
     int64_t layer = std::min(getLayer(op), numLayers - 1);
@@ -384,7 +384,7 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
   // Model FLOPs, as MFU counts them: recomputation is not useful work, so
   // they come from the plain step.
   double modelFlops = 0;
-  func.walk([&](dist::DistOpInterface op) {
+  func.walk([&](dist::CostOpInterface op) {
     llvm::StringRef phase = getPhase(op);
     if (phase == "forward" || phase == "backward")
       modelFlops += op.getFlops();

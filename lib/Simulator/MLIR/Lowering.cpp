@@ -78,7 +78,7 @@ double sendDuration(dist::SendOp send, const cost::CostModel &model) {
   return duration;
 }
 
-cost::OpWork workOf(dist::DistOpInterface op, const cost::CostModel &model) {
+cost::OpWork workOf(dist::CostOpInterface op, const cost::CostModel &model) {
   Operation *operation = op.getOperation();
   cost::OpWork work;
   work.kind = op.getCostKind();
@@ -212,7 +212,7 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
                                  cost::CostModel::bytesSentPerDevice(
                                      *kind, payload, groups.getGroupSize()),
                                  resultBytes, deps, *resultSet);
-  } else if (auto compute = dyn_cast<dist::DistOpInterface>(op)) {
+  } else if (auto compute = dyn_cast<dist::CostOpInterface>(op)) {
     Value placed = op->getNumResults()    ? op->getResult(0)
                    : op->getNumOperands() ? op->getOperand(0)
                                           : Value();
@@ -275,7 +275,7 @@ std::optional<double> estimateOpTime(Operation *op,
       return collectiveDuration(collective, *kind, model);
     return std::nullopt;
   }
-  if (auto compute = dyn_cast<dist::DistOpInterface>(op))
+  if (auto compute = dyn_cast<dist::CostOpInterface>(op))
     return model.computeTime(workOf(compute, model));
   return std::nullopt;
 }

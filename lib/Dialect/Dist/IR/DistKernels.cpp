@@ -1,6 +1,6 @@
 //===- DistKernels.cpp - Reference kernels of the dist compute ops --------===//
 //
-// DistOpInterface::execute for every compute op: reads the op's attributes
+// ExecutableOpInterface::execute for every compute op: reads the op's attributes
 // and calls the matching DistKernels function on one device's local tensors.
 // The semantics live in lib/Kernels; this file only translates attributes.
 //

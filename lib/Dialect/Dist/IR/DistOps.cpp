@@ -2,7 +2,7 @@
 //
 // Result-type inference (which also validates operands and attributes: one
 // rule per op, used by the verifier, the builders and dist-infer-shapes) and
-// the per-op cost facts of DistOpInterface.
+// the cost formulas of the ops whose FLOPs no ODS trait states.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +41,11 @@ int64_t mlir::dist::detail::sumTensorBytes(TypeRange types) {
   for (Type type : types)
     total += getTensorBytes(type);
   return total;
+}
+
+double mlir::dist::detail::getElementCount(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return tensor.hasStaticShape() ? (double)tensor.getNumElements() : 0.0;
 }
 
 bool mlir::dist::areRefinableTypes(TypeRange lhs, TypeRange rhs) {
@@ -186,11 +191,6 @@ static int64_t staticElementCount(ArrayRef<int64_t> shape) {
   return count;
 }
 
-static double numElements(Type type) {
-  auto tensor = cast<RankedTensorType>(type);
-  return tensor.hasStaticShape() ? (double)tensor.getNumElements() : 0.0;
-}
-
 #define INFER_CONTEXT(OP)                                                      \
   Inference inf{location, OP::getOperationName()};                             \
   (void)inf;                                                                   \
@@ -296,20 +296,11 @@ static LogicalResult inferBinary(const Inference &inf, Value lhs, Value rhs,
   return success();
 }
 
-#define DEFINE_BINARY(OP, FLOPS_PER_ELEMENT)                                   \
-  LogicalResult OP::inferReturnTypes(                                          \
-      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
-      SmallVectorImpl<Type> &types) {                                          \
-    INFER_CONTEXT(OP);                                                         \
-    return inferBinary(inf, adaptor.getLhs(), adaptor.getRhs(), types);        \
-  }                                                                            \
-  double OP::getFlops() { return FLOPS_PER_ELEMENT * numElements(getType()); }
-DEFINE_BINARY(AddOp, 1)
-DEFINE_BINARY(SubOp, 1)
-DEFINE_BINARY(MulOp, 1)
-DEFINE_BINARY(DivOp, 1)
-DEFINE_BINARY(PowOp, 1)
-#undef DEFINE_BINARY
+LogicalResult mlir::dist::detail::inferBroadcastReturnTypes(
+    std::optional<Location> location, StringRef opName, Value lhs, Value rhs,
+    SmallVectorImpl<Type> &types) {
+  return inferBinary(Inference{location, opName}, lhs, rhs, types);
+}
 
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> location,
@@ -332,32 +323,6 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
   types.push_back(makeTensor(*shape, t.getElementType(), t.getEncoding()));
   return success();
 }
-double WhereOp::getFlops() { return numElements(getType()); }
-
-// FLOPs per element of the unary functions: one for arithmetic, a handful for
-// transcendental functions as they are evaluated by polynomial kernels (these
-// ops are memory-bound, so the count only matters for reports).
-#define DEFINE_UNARY(OP, FLOPS_PER_ELEMENT)                                    \
-  LogicalResult OP::inferReturnTypes(                                          \
-      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
-      SmallVectorImpl<Type> &types) {                                          \
-    INFER_CONTEXT(OP);                                                         \
-    types.push_back(adaptor.getInput().getType());                             \
-    return success();                                                          \
-  }                                                                            \
-  double OP::getFlops() { return FLOPS_PER_ELEMENT * numElements(getType()); }
-DEFINE_UNARY(NegOp, 1)
-DEFINE_UNARY(ExpOp, 4)
-DEFINE_UNARY(LogOp, 4)
-DEFINE_UNARY(SqrtOp, 2)
-DEFINE_UNARY(RsqrtOp, 2)
-DEFINE_UNARY(ErfOp, 4)
-DEFINE_UNARY(ReluOp, 1)
-DEFINE_UNARY(TanhOp, 4)
-DEFINE_UNARY(SigmoidOp, 4)
-DEFINE_UNARY(GeluOp, 8)
-DEFINE_UNARY(DropoutOp, 0)
-#undef DEFINE_UNARY
 
 /// Gradients of activations: the result has the gradient's type, and the
 /// saved tensor (input or output of the forward op) its shape.
@@ -372,19 +337,19 @@ static LogicalResult inferSameAsGrad(const Inference &inf, Value grad,
   return success();
 }
 
-#define DEFINE_ACTIVATION_GRAD(OP, SAVED, FLOPS_PER_ELEMENT)                   \
-  LogicalResult OP::inferReturnTypes(                                          \
-      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
-      SmallVectorImpl<Type> &types) {                                          \
-    INFER_CONTEXT(OP);                                                         \
-    return inferSameAsGrad(inf, adaptor.getGrad(), adaptor.SAVED(), types);    \
-  }                                                                            \
-  double OP::getFlops() { return FLOPS_PER_ELEMENT * numElements(getType()); }
-DEFINE_ACTIVATION_GRAD(ReluGradOp, getSaved, 1)
-DEFINE_ACTIVATION_GRAD(TanhGradOp, getSaved, 3)
-DEFINE_ACTIVATION_GRAD(SigmoidGradOp, getSaved, 3)
-DEFINE_ACTIVATION_GRAD(GeluGradOp, getInput, 12)
-#undef DEFINE_ACTIVATION_GRAD
+LogicalResult mlir::dist::detail::inferActivationGradReturnTypes(
+    std::optional<Location> location, StringRef opName, Value grad, Value saved,
+    SmallVectorImpl<Type> &types) {
+  return inferSameAsGrad(Inference{location, opName}, grad, saved, types);
+}
+
+LogicalResult GeluGradOp::inferReturnTypes(MLIRContext *context,
+                                           std::optional<Location> location,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  INFER_CONTEXT(GeluGradOp);
+  return inferSameAsGrad(inf, adaptor.getGrad(), adaptor.getInput(), types);
+}
 
 //===----------------------------------------------------------------------===//
 // Softmax and normalization
@@ -406,7 +371,6 @@ LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *context,
   types.push_back(input);
   return success();
 }
-double SoftmaxOp::getFlops() { return 5 * numElements(getType()); }
 
 LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *context,
                                              std::optional<Location> location,
@@ -419,24 +383,15 @@ LogicalResult LogSoftmaxOp::inferReturnTypes(MLIRContext *context,
   types.push_back(input);
   return success();
 }
-double LogSoftmaxOp::getFlops() { return 5 * numElements(getType()); }
 
-#define DEFINE_SOFTMAX_GRAD(OP)                                                \
-  LogicalResult OP::inferReturnTypes(                                          \
-      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
-      SmallVectorImpl<Type> &types) {                                          \
-    INFER_CONTEXT(OP);                                                         \
-    auto output = tensorOf(adaptor.getOutput());                               \
-    if (failed(                                                                \
-            normalizeAxis(inf, (int64_t)adaptor.getAxis(), output.getRank()))) \
-      return failure();                                                        \
-    return inferSameAsGrad(inf, adaptor.getGrad(), adaptor.getOutput(),        \
-                           types);                                             \
-  }                                                                            \
-  double OP::getFlops() { return 4 * numElements(getType()); }
-DEFINE_SOFTMAX_GRAD(SoftmaxGradOp)
-DEFINE_SOFTMAX_GRAD(LogSoftmaxGradOp)
-#undef DEFINE_SOFTMAX_GRAD
+LogicalResult mlir::dist::detail::inferSoftmaxGradReturnTypes(
+    std::optional<Location> location, StringRef opName, Value grad,
+    Value output, int64_t axis, SmallVectorImpl<Type> &types) {
+  Inference inf{location, opName};
+  if (failed(normalizeAxis(inf, axis, tensorOf(output).getRank())))
+    return failure();
+  return inferSameAsGrad(inf, grad, output, types);
+}
 
 /// The normalized shape of layer_norm: input dims [axis, rank).
 static FailureOr<int64_t> checkLayerNormParams(const Inference &inf,
@@ -471,7 +426,6 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *context,
   types.push_back(input);
   return success();
 }
-double LayerNormOp::getFlops() { return 8 * numElements(getType()); }
 
 LogicalResult LayerNormGradOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
@@ -487,9 +441,6 @@ LogicalResult LayerNormGradOp::inferReturnTypes(
   Type scale = adaptor.getScale().getType();
   types.append({input, scale, scale});
   return success();
-}
-double LayerNormGradOp::getFlops() {
-  return 14 * numElements(getInputGrad().getType());
 }
 
 static LogicalResult checkBatchNormParams(const Inference &inf,
@@ -522,7 +473,6 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *context,
   types.push_back(input);
   return success();
 }
-double BatchNormOp::getFlops() { return 2 * numElements(getType()); }
 
 LogicalResult BatchNormGradOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
@@ -538,9 +488,6 @@ LogicalResult BatchNormGradOp::inferReturnTypes(
   Type scale = adaptor.getScale().getType();
   types.append({input, scale, scale});
   return success();
-}
-double BatchNormGradOp::getFlops() {
-  return 6 * numElements(getInputGrad().getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -571,7 +518,6 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *context,
       makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
-double TransposeOp::getFlops() { return 0; }
 
 LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *context,
                                           std::optional<Location> location,
@@ -610,7 +556,6 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *context,
       makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
-double ReshapeOp::getFlops() { return 0; }
 // A reshape of a row-major tensor is a view: it moves no bytes.
 int64_t ReshapeOp::getBytesRead() { return 0; }
 int64_t ReshapeOp::getBytesWritten() { return 0; }
@@ -654,7 +599,6 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *context,
       makeTensor(shape, first.getElementType(), first.getEncoding()));
   return success();
 }
-double ConcatOp::getFlops() { return 0; }
 
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> location,
@@ -694,7 +638,6 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
       makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
-double SliceOp::getFlops() { return 0; }
 
 LogicalResult SplitOp::inferReturnTypes(MLIRContext *context,
                                         std::optional<Location> location,
@@ -724,7 +667,6 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *context,
   }
   return success();
 }
-double SplitOp::getFlops() { return 0; }
 
 LogicalResult PadOp::inferReturnTypes(MLIRContext *context,
                                       std::optional<Location> location,
@@ -752,7 +694,6 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *context,
       makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
-double PadOp::getFlops() { return 0; }
 
 LogicalResult TakeOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> location,
@@ -772,7 +713,6 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *context,
       makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
-double TakeOp::getFlops() { return 0; }
 // A lookup reads the indices and the rows it gathers, not the whole table.
 int64_t TakeOp::getBytesRead() {
   return detail::getTensorBytes(getIndices().getType()) +
@@ -807,7 +747,6 @@ LogicalResult TakeGradOp::inferReturnTypes(MLIRContext *context,
   types.push_back(makeTensor(shape, grad.getElementType(), grad.getEncoding()));
   return success();
 }
-double TakeGradOp::getFlops() { return numElements(getGrad().getType()); }
 
 LogicalResult ExpandOp::inferReturnTypes(MLIRContext *context,
                                          std::optional<Location> location,
@@ -826,7 +765,6 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *context,
       makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
-double ExpandOp::getFlops() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // Reductions and losses
@@ -857,18 +795,11 @@ static LogicalResult inferReduce(const Inference &inf, Value inputValue,
   return success();
 }
 
-#define DEFINE_REDUCE(OP)                                                      \
-  LogicalResult OP::inferReturnTypes(                                          \
-      MLIRContext *context, std::optional<Location> location, Adaptor adaptor, \
-      SmallVectorImpl<Type> &types) {                                          \
-    INFER_CONTEXT(OP);                                                         \
-    return inferReduce(inf, adaptor.getInput(), adaptor.getAxes(),             \
-                       adaptor.getKeepdims(), types);                          \
-  }                                                                            \
-  double OP::getFlops() { return numElements(getInput().getType()); }
-DEFINE_REDUCE(ReduceSumOp)
-DEFINE_REDUCE(ReduceMeanOp)
-#undef DEFINE_REDUCE
+LogicalResult mlir::dist::detail::inferReduceReturnTypes(
+    std::optional<Location> location, StringRef opName, Value input,
+    ArrayRef<int64_t> axes, bool keepdims, SmallVectorImpl<Type> &types) {
+  return inferReduce(Inference{location, opName}, input, axes, keepdims, types);
+}
 
 /// Checks logits/labels/weights of cross_entropy and returns the per-sample
 /// shape (the logits' without the class axis).
@@ -912,9 +843,6 @@ LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *context,
       makeTensor(shape, logits.getElementType(), logits.getEncoding()));
   return success();
 }
-double CrossEntropyOp::getFlops() {
-  return 6 * numElements(getLogits().getType());
-}
 
 LogicalResult CrossEntropyGradOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
@@ -935,9 +863,6 @@ LogicalResult CrossEntropyGradOp::inferReturnTypes(
   types.push_back(logits);
   return success();
 }
-double CrossEntropyGradOp::getFlops() {
-  return 6 * numElements(getLogits().getType());
-}
 
 LogicalResult MseLossOp::inferReturnTypes(MLIRContext *context,
                                           std::optional<Location> location,
@@ -954,9 +879,6 @@ LogicalResult MseLossOp::inferReturnTypes(MLIRContext *context,
       makeTensor({}, prediction.getElementType(), prediction.getEncoding()));
   return success();
 }
-double MseLossOp::getFlops() {
-  return 3 * numElements(getPrediction().getType());
-}
 
 LogicalResult MseLossGradOp::inferReturnTypes(MLIRContext *context,
                                               std::optional<Location> location,
@@ -972,7 +894,6 @@ LogicalResult MseLossGradOp::inferReturnTypes(MLIRContext *context,
   types.push_back(prediction);
   return success();
 }
-double MseLossGradOp::getFlops() { return 3 * numElements(getType()); }
 
 LogicalResult CastOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> location,
@@ -986,7 +907,6 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *context,
   types.push_back(makeTensor(input.getShape(), to, input.getEncoding()));
   return success();
 }
-double CastOp::getFlops() { return 0; }
 
 //===----------------------------------------------------------------------===//
 // Constant
@@ -1142,7 +1062,7 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
 double ConvOp::getFlops() {
   auto filter = getFilter().getType();
   // Each output element: a dot product over C/group x kernel elements.
-  return 2.0 * numElements(getType()) *
+  return 2.0 * detail::getElementCount(getType()) *
          product(filter.getShape().drop_front(1));
 }
 
@@ -1168,7 +1088,7 @@ LogicalResult ConvGradInputOp::inferReturnTypes(
                        types);
 }
 double ConvGradInputOp::getFlops() {
-  return 2.0 * numElements(getGrad().getType()) *
+  return 2.0 * detail::getElementCount(getGrad().getType()) *
          product(getFilter().getType().getShape().drop_front(1));
 }
 
@@ -1181,7 +1101,7 @@ LogicalResult ConvGradFilterOp::inferReturnTypes(
                        types);
 }
 double ConvGradFilterOp::getFlops() {
-  return 2.0 * numElements(getGrad().getType()) *
+  return 2.0 * detail::getElementCount(getGrad().getType()) *
          product(getType().getShape().drop_front(1));
 }
 
@@ -1210,7 +1130,7 @@ LogicalResult MaxPoolOp::inferReturnTypes(MLIRContext *context,
                    types);
 }
 double MaxPoolOp::getFlops() {
-  return numElements(getType()) * product(getKernelShape());
+  return detail::getElementCount(getType()) * product(getKernelShape());
 }
 
 LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *context,
@@ -1227,7 +1147,7 @@ LogicalResult AvgPoolOp::inferReturnTypes(MLIRContext *context,
                    types);
 }
 double AvgPoolOp::getFlops() {
-  return numElements(getType()) * product(getKernelShape());
+  return detail::getElementCount(getType()) * product(getKernelShape());
 }
 
 LogicalResult MaxPoolGradOp::inferReturnTypes(MLIRContext *context,
@@ -1251,7 +1171,8 @@ LogicalResult MaxPoolGradOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 double MaxPoolGradOp::getFlops() {
-  return numElements(getGrad().getType()) * product(getKernelShape());
+  return detail::getElementCount(getGrad().getType()) *
+         product(getKernelShape());
 }
 
 LogicalResult AvgPoolGradOp::inferReturnTypes(MLIRContext *context,
@@ -1277,7 +1198,8 @@ LogicalResult AvgPoolGradOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 double AvgPoolGradOp::getFlops() {
-  return numElements(getGrad().getType()) * product(getKernelShape());
+  return detail::getElementCount(getGrad().getType()) *
+         product(getKernelShape());
 }
 
 LogicalResult GlobalAvgPoolOp::inferReturnTypes(
@@ -1294,7 +1216,6 @@ LogicalResult GlobalAvgPoolOp::inferReturnTypes(
       makeTensor(shape, input.getElementType(), input.getEncoding()));
   return success();
 }
-double GlobalAvgPoolOp::getFlops() { return numElements(getInput().getType()); }
 
 //===----------------------------------------------------------------------===//
 // Optimizer updates
@@ -1314,7 +1235,6 @@ LogicalResult SgdUpdateOp::inferReturnTypes(MLIRContext *context,
   types.push_back(param);
   return success();
 }
-double SgdUpdateOp::getFlops() { return 2 * numElements(getType()); }
 
 LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *context,
                                              std::optional<Location> location,
@@ -1332,9 +1252,6 @@ LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *context,
     return inf.error("step must hold one element, got ", step);
   types.append({param, param, param});
   return success();
-}
-double AdamUpdateOp::getFlops() {
-  return 12 * numElements(getParam().getType());
 }
 
 //===----------------------------------------------------------------------===//
@@ -1463,7 +1380,6 @@ LogicalResult SendOp::inferReturnTypes(MLIRContext *context,
   types.push_back(withPlacement(*type, to));
   return success();
 }
-double SendOp::getFlops() { return 0; }
 
 LogicalResult AllReduceOp::inferReturnTypes(MLIRContext *context,
                                             std::optional<Location> location,
@@ -1479,7 +1395,6 @@ LogicalResult AllReduceOp::inferReturnTypes(MLIRContext *context,
   types.push_back(*type);
   return success();
 }
-double AllReduceOp::getFlops() { return numElements(getType()); }
 int64_t AllReduceOp::getPayloadBytes() {
   return detail::getTensorBytes(getInput().getType());
 }
@@ -1503,7 +1418,6 @@ LogicalResult AllGatherOp::inferReturnTypes(MLIRContext *context,
   types.push_back(makeTensor(shape, type->getElementType(), devices));
   return success();
 }
-double AllGatherOp::getFlops() { return 0; }
 int64_t AllGatherOp::getPayloadBytes() {
   return detail::getTensorBytes(getType());
 }
@@ -1528,7 +1442,6 @@ LogicalResult ReduceScatterOp::inferReturnTypes(
   types.push_back(makeTensor(shape, type->getElementType(), devices));
   return success();
 }
-double ReduceScatterOp::getFlops() { return numElements(getInput().getType()); }
 int64_t ReduceScatterOp::getPayloadBytes() {
   return detail::getTensorBytes(getInput().getType());
 }
@@ -1558,7 +1471,6 @@ LogicalResult AllToAllOp::inferReturnTypes(MLIRContext *context,
   types.push_back(makeTensor(shape, type->getElementType(), devices));
   return success();
 }
-double AllToAllOp::getFlops() { return 0; }
 int64_t AllToAllOp::getPayloadBytes() {
   return detail::getTensorBytes(getInput().getType());
 }
@@ -1576,7 +1488,6 @@ LogicalResult BroadcastOp::inferReturnTypes(MLIRContext *context,
   types.push_back(withPlacement(*type, groups.getUnion()));
   return success();
 }
-double BroadcastOp::getFlops() { return 0; }
 int64_t BroadcastOp::getPayloadBytes() {
   return detail::getTensorBytes(getInput().getType());
 }
@@ -1600,7 +1511,6 @@ LogicalResult ScatterOp::inferReturnTypes(MLIRContext *context,
   types.push_back(makeTensor(shape, type->getElementType(), groups.getUnion()));
   return success();
 }
-double ScatterOp::getFlops() { return 0; }
 int64_t ScatterOp::getPayloadBytes() {
   return detail::getTensorBytes(getInput().getType());
 }
@@ -1624,7 +1534,6 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *context,
                              groups.getRoots((int64_t)adaptor.getRoot())));
   return success();
 }
-double GatherOp::getFlops() { return 0; }
 int64_t GatherOp::getPayloadBytes() {
   return detail::getTensorBytes(getType());
 }
@@ -1643,7 +1552,6 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *context,
       withPlacement(*type, groups.getRoots((int64_t)adaptor.getRoot())));
   return success();
 }
-double ReduceOp::getFlops() { return numElements(getInput().getType()); }
 int64_t ReduceOp::getPayloadBytes() {
   return detail::getTensorBytes(getInput().getType());
 }

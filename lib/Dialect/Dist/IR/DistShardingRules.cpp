@@ -1,6 +1,8 @@
 //===- DistShardingRules.cpp - how each dist op may be split -------------===//
 //
-// DistOpInterface::getShardingRule for every compute op, and the rewrite of
+// ShardingRuleOpInterface::buildShardingLoops of the compute ops that are not
+// elementwise (those get the rule below from their Dist_Elementwise trait,
+// as upstream's ElementwiseShardingInterface), and the rewrite of
 // the attributes that hold global shapes once an op works on local shapes.
 // Splits are only declared where running the op unchanged on each device's
 // block (then summing, for reductions) gives the block of the global result.
@@ -64,8 +66,8 @@ static SmallVector<int64_t> broadcastDims(RankedTensorType operand,
   return dims;
 }
 
-/// Elementwise with NumPy broadcasting: one loop per result dim.
-static void buildBroadcastRule(Operation *op, Rule &rule) {
+void mlir::dist::detail::buildElementwiseShardingLoops(Operation *op,
+                                                       Rule &rule) {
   auto result = tensorType(op->getResult(0));
   SmallVector<int64_t> loops = rule.addLoops(result.getRank());
   for (Value operand : op->getOperands())
@@ -74,18 +76,7 @@ static void buildBroadcastRule(Operation *op, Rule &rule) {
   rule.addResult(loops);
 }
 
-/// Every operand and result has the same shape: one loop per dim.
-static void buildIdentityRule(Operation *op, Rule &rule) {
-  int64_t rank = tensorType(op->getResult(0)).getRank();
-  SmallVector<int64_t> loops = rule.addLoops(rank);
-  for (unsigned i = 0; i < op->getNumOperands(); ++i)
-    rule.addOperand(loops);
-  for (unsigned i = 0; i < op->getNumResults(); ++i)
-    rule.addResult(loops);
-}
-
-/// Makes the op pass pending sums of all operands through to its results.
-static void setJointlyLinear(Operation *op, Rule &rule) {
+void mlir::dist::detail::setJointlyLinear(Operation *op, Rule &rule) {
   rule.linearity = Rule::Linearity::Joint;
   for (unsigned i = 0; i < op->getNumOperands(); ++i)
     rule.linearOperands.push_back(i);
@@ -99,39 +90,7 @@ static int64_t normalizeAxis(int64_t axis, int64_t rank) {
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-#define DEFINE_ELEMENTWISE_RULE(OP, BUILD, LINEAR)                             \
-  LogicalResult OP::getShardingRule(ShardingRule &rule) {                      \
-    BUILD(getOperation(), rule);                                               \
-    if (LINEAR)                                                                \
-      setJointlyLinear(getOperation(), rule);                                  \
-    return success();                                                          \
-  }
-DEFINE_ELEMENTWISE_RULE(AddOp, buildBroadcastRule, true)
-DEFINE_ELEMENTWISE_RULE(SubOp, buildBroadcastRule, true)
-DEFINE_ELEMENTWISE_RULE(MulOp, buildBroadcastRule, false)
-DEFINE_ELEMENTWISE_RULE(DivOp, buildBroadcastRule, false)
-DEFINE_ELEMENTWISE_RULE(PowOp, buildBroadcastRule, false)
-DEFINE_ELEMENTWISE_RULE(WhereOp, buildBroadcastRule, false)
-DEFINE_ELEMENTWISE_RULE(NegOp, buildIdentityRule, true)
-DEFINE_ELEMENTWISE_RULE(DropoutOp, buildIdentityRule, true)
-DEFINE_ELEMENTWISE_RULE(ExpOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(LogOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(SqrtOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(RsqrtOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(ErfOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(ReluOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(TanhOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(SigmoidOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(GeluOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(CastOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(ReluGradOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(TanhGradOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(SigmoidGradOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(GeluGradOp, buildIdentityRule, false)
-DEFINE_ELEMENTWISE_RULE(SgdUpdateOp, buildIdentityRule, false)
-#undef DEFINE_ELEMENTWISE_RULE
-
-LogicalResult AdamUpdateOp::getShardingRule(ShardingRule &rule) {
+LogicalResult AdamUpdateOp::buildShardingLoops(ShardingRule &rule) {
   SmallVector<int64_t> loops = rule.addLoops(getParam().getType().getRank());
   for (Value operand : getOperation()->getOperands()) {
     if (operand == getStep()) {
@@ -151,7 +110,7 @@ LogicalResult AdamUpdateOp::getShardingRule(ShardingRule &rule) {
 // Matmul
 //===----------------------------------------------------------------------===//
 
-LogicalResult MatmulOp::getShardingRule(ShardingRule &rule) {
+LogicalResult MatmulOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType();
   RankedTensorType result = getType();
   bool lhsVector = lhs.getRank() == 1, rhsVector = rhs.getRank() == 1;
@@ -200,7 +159,7 @@ static SmallVector<int64_t> loopsExcept(Rule &rule, int64_t rank,
   return loops;
 }
 
-LogicalResult SoftmaxOp::getShardingRule(ShardingRule &rule) {
+LogicalResult SoftmaxOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getType().getRank();
   SmallVector<int64_t> whole{normalizeAxis((int64_t)getAxis(), rank)};
   // The causal mask compares global row and column indices.
@@ -212,20 +171,30 @@ LogicalResult SoftmaxOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-#define DEFINE_AXIS_RULE(OP, AXIS_OF)                                          \
-  LogicalResult OP::getShardingRule(ShardingRule &rule) {                      \
-    int64_t rank = getType().getRank();                                        \
-    SmallVector<int64_t> loops =                                               \
-        loopsExcept(rule, rank, {normalizeAxis((int64_t)AXIS_OF, rank)});      \
-    for (unsigned i = 0; i < getOperation()->getNumOperands(); ++i)            \
-      rule.addOperand(loops);                                                  \
-    rule.addResult(loops);                                                     \
-    return success();                                                          \
-  }
-DEFINE_AXIS_RULE(LogSoftmaxOp, getAxis())
-DEFINE_AXIS_RULE(SoftmaxGradOp, getAxis())
-DEFINE_AXIS_RULE(LogSoftmaxGradOp, getAxis())
-#undef DEFINE_AXIS_RULE
+/// Every operand and the result run over the same loops; `axis` whole.
+static void buildAxisRule(Operation *op, int64_t rawAxis, Rule &rule) {
+  int64_t rank = tensorType(op->getResult(0)).getRank();
+  SmallVector<int64_t> loops =
+      loopsExcept(rule, rank, {normalizeAxis(rawAxis, rank)});
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    rule.addOperand(loops);
+  rule.addResult(loops);
+}
+
+LogicalResult LogSoftmaxOp::buildShardingLoops(ShardingRule &rule) {
+  buildAxisRule(*this, getAxis(), rule);
+  return success();
+}
+
+LogicalResult SoftmaxGradOp::buildShardingLoops(ShardingRule &rule) {
+  buildAxisRule(*this, getAxis(), rule);
+  return success();
+}
+
+LogicalResult LogSoftmaxGradOp::buildShardingLoops(ShardingRule &rule) {
+  buildAxisRule(*this, getAxis(), rule);
+  return success();
+}
 
 /// Loops of a layer_norm input: the normalized dims [axis, rank) whole.
 static SmallVector<int64_t>
@@ -238,7 +207,7 @@ layerNormLoops(Rule &rule, int64_t rank, int64_t axis,
   return loops;
 }
 
-LogicalResult LayerNormOp::getShardingRule(ShardingRule &rule) {
+LogicalResult LayerNormOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getType().getRank();
   SmallVector<int64_t> normalized;
   SmallVector<int64_t> loops = layerNormLoops(
@@ -250,7 +219,7 @@ LogicalResult LayerNormOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult LayerNormGradOp::getShardingRule(ShardingRule &rule) {
+LogicalResult LayerNormGradOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getInput().getType().getRank();
   SmallVector<int64_t> normalized;
   SmallVector<int64_t> loops = layerNormLoops(
@@ -265,7 +234,7 @@ LogicalResult LayerNormGradOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult BatchNormOp::getShardingRule(ShardingRule &rule) {
+LogicalResult BatchNormOp::buildShardingLoops(ShardingRule &rule) {
   SmallVector<int64_t> loops = rule.addLoops(getType().getRank());
   rule.addOperand(loops);
   for (int i = 0; i < 4; ++i)
@@ -274,7 +243,7 @@ LogicalResult BatchNormOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult BatchNormGradOp::getShardingRule(ShardingRule &rule) {
+LogicalResult BatchNormGradOp::buildShardingLoops(ShardingRule &rule) {
   SmallVector<int64_t> loops = rule.addLoops(getInput().getType().getRank());
   rule.addOperand(loops);
   rule.addOperand(loops);
@@ -290,18 +259,17 @@ LogicalResult BatchNormGradOp::getShardingRule(ShardingRule &rule) {
 // Data movement
 //===----------------------------------------------------------------------===//
 
-LogicalResult TransposeOp::getShardingRule(ShardingRule &rule) {
+LogicalResult TransposeOp::buildShardingLoops(ShardingRule &rule) {
   SmallVector<int64_t> loops = rule.addLoops(getInput().getType().getRank());
   rule.addOperand(loops);
   SmallVector<int64_t> resultDims;
   for (int64_t p : getPermutation())
     resultDims.push_back(loops[p]);
   rule.addResult(resultDims);
-  setJointlyLinear(getOperation(), rule);
   return success();
 }
 
-LogicalResult ReshapeOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ReshapeOp::buildShardingLoops(ShardingRule &rule) {
   ArrayRef<int64_t> in = getInput().getType().getShape();
   ArrayRef<int64_t> out = getType().getShape();
   SmallVector<int64_t> inDims(in.size(), kNone), outDims(out.size(), kNone);
@@ -350,22 +318,20 @@ LogicalResult ReshapeOp::getShardingRule(ShardingRule &rule) {
       dim = rule.addLoop(/*splittable=*/false);
   rule.addOperand(inDims);
   rule.addResult(outDims);
-  setJointlyLinear(getOperation(), rule);
   return success();
 }
 
-LogicalResult ConcatOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ConcatOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getType().getRank();
   SmallVector<int64_t> loops =
       loopsExcept(rule, rank, {normalizeAxis((int64_t)getAxis(), rank)});
   for (unsigned i = 0; i < getInputs().size(); ++i)
     rule.addOperand(loops);
   rule.addResult(loops);
-  setJointlyLinear(getOperation(), rule);
   return success();
 }
 
-LogicalResult SliceOp::getShardingRule(ShardingRule &rule) {
+LogicalResult SliceOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType input = getInput().getType();
   SmallVector<int64_t> whole;
   for (int64_t d = 0; d < input.getRank(); ++d)
@@ -375,22 +341,20 @@ LogicalResult SliceOp::getShardingRule(ShardingRule &rule) {
   SmallVector<int64_t> loops = loopsExcept(rule, input.getRank(), whole);
   rule.addOperand(loops);
   rule.addResult(loops);
-  setJointlyLinear(getOperation(), rule);
   return success();
 }
 
-LogicalResult SplitOp::getShardingRule(ShardingRule &rule) {
+LogicalResult SplitOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getInput().getType().getRank();
   SmallVector<int64_t> loops =
       loopsExcept(rule, rank, {normalizeAxis((int64_t)getAxis(), rank)});
   rule.addOperand(loops);
   for (unsigned i = 0; i < getNumResults(); ++i)
     rule.addResult(loops);
-  setJointlyLinear(getOperation(), rule);
   return success();
 }
 
-LogicalResult PadOp::getShardingRule(ShardingRule &rule) {
+LogicalResult PadOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getInput().getType().getRank();
   SmallVector<int64_t> whole;
   for (int64_t d = 0; d < rank; ++d)
@@ -399,11 +363,10 @@ LogicalResult PadOp::getShardingRule(ShardingRule &rule) {
   SmallVector<int64_t> loops = loopsExcept(rule, rank, whole);
   rule.addOperand(loops);
   rule.addResult(loops);
-  setJointlyLinear(getOperation(), rule);
   return success();
 }
 
-LogicalResult TakeOp::getShardingRule(ShardingRule &rule) {
+LogicalResult TakeOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType input = getInput().getType();
   int64_t axis = normalizeAxis((int64_t)getAxis(), input.getRank());
   // The gathered axis is indexed by data: every device needs all of it.
@@ -420,7 +383,7 @@ LogicalResult TakeOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult TakeGradOp::getShardingRule(ShardingRule &rule) {
+LogicalResult TakeGradOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType result = getType();
   int64_t axis = normalizeAxis((int64_t)getAxis(), result.getRank());
   int64_t indexRank = getIndices().getType().getRank();
@@ -436,7 +399,7 @@ LogicalResult TakeGradOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult ExpandOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ExpandOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType result = getType();
   SmallVector<int64_t> loops = rule.addLoops(result.getRank());
   rule.addOperand(
@@ -469,13 +432,13 @@ static void buildReduceRule(Rule &rule, RankedTensorType input,
   rule.addResult(resultDims);
 }
 
-LogicalResult ReduceSumOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ReduceSumOp::buildShardingLoops(ShardingRule &rule) {
   buildReduceRule(rule, getInput().getType(), getAxes(), getKeepdims(),
                   /*mean=*/false);
   return success();
 }
 
-LogicalResult ReduceMeanOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ReduceMeanOp::buildShardingLoops(ShardingRule &rule) {
   buildReduceRule(rule, getInput().getType(), getAxes(), getKeepdims(),
                   /*mean=*/true);
   return success();
@@ -502,7 +465,7 @@ crossEntropyLoops(Rule &rule, int64_t rank, int64_t classAxis,
   return loops;
 }
 
-LogicalResult CrossEntropyOp::getShardingRule(ShardingRule &rule) {
+LogicalResult CrossEntropyOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getLogits().getType().getRank();
   int64_t classAxis = normalizeAxis((int64_t)getClassAxis(), rank);
   SmallVector<int64_t> samples;
@@ -520,7 +483,7 @@ LogicalResult CrossEntropyOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult CrossEntropyGradOp::getShardingRule(ShardingRule &rule) {
+LogicalResult CrossEntropyGradOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getLogits().getType().getRank();
   int64_t classAxis = normalizeAxis((int64_t)getClassAxis(), rank);
   SmallVector<int64_t> samples;
@@ -539,7 +502,7 @@ LogicalResult CrossEntropyGradOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult MseLossOp::getShardingRule(ShardingRule &rule) {
+LogicalResult MseLossOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getPrediction().getType().getRank();
   SmallVector<int64_t> loops;
   for (int64_t d = 0; d < rank; ++d)
@@ -550,7 +513,7 @@ LogicalResult MseLossOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult MseLossGradOp::getShardingRule(ShardingRule &rule) {
+LogicalResult MseLossGradOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getPrediction().getType().getRank();
   SmallVector<int64_t> loops;
   for (int64_t d = 0; d < rank; ++d)
@@ -590,7 +553,7 @@ struct ConvLoops {
 };
 } // namespace
 
-LogicalResult ConvOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ConvOp::buildShardingLoops(ShardingRule &rule) {
   // Grouped channels pair input and filter blocks; a bias would be added to
   // every partial sum: then channels stay whole.
   bool ungrouped = getGroup() == 1;
@@ -604,7 +567,7 @@ LogicalResult ConvOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult ConvGradInputOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ConvGradInputOp::buildShardingLoops(ShardingRule &rule) {
   bool ungrouped = getGroup() == 1;
   ConvLoops l(rule, getType().getRank() - 2, ungrouped, ungrouped);
   rule.addOperand(l.dims({l.batch, l.filters}));
@@ -613,7 +576,7 @@ LogicalResult ConvGradInputOp::getShardingRule(ShardingRule &rule) {
   return success();
 }
 
-LogicalResult ConvGradFilterOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ConvGradFilterOp::buildShardingLoops(ShardingRule &rule) {
   bool ungrouped = getGroup() == 1;
   ConvLoops l(rule, getType().getRank() - 2, ungrouped, ungrouped);
   rule.addOperand(l.dims({l.batch, l.filters}));
@@ -635,18 +598,27 @@ static void buildPoolRule(Operation *op, Rule &rule) {
   rule.addResult(dims);
 }
 
-#define DEFINE_POOL_RULE(OP)                                                   \
-  LogicalResult OP::getShardingRule(ShardingRule &rule) {                      \
-    buildPoolRule(getOperation(), rule);                                       \
-    return success();                                                          \
-  }
-DEFINE_POOL_RULE(MaxPoolOp)
-DEFINE_POOL_RULE(AvgPoolOp)
-DEFINE_POOL_RULE(MaxPoolGradOp)
-DEFINE_POOL_RULE(AvgPoolGradOp)
-#undef DEFINE_POOL_RULE
+LogicalResult MaxPoolOp::buildShardingLoops(ShardingRule &rule) {
+  buildPoolRule(*this, rule);
+  return success();
+}
 
-LogicalResult GlobalAvgPoolOp::getShardingRule(ShardingRule &rule) {
+LogicalResult AvgPoolOp::buildShardingLoops(ShardingRule &rule) {
+  buildPoolRule(*this, rule);
+  return success();
+}
+
+LogicalResult MaxPoolGradOp::buildShardingLoops(ShardingRule &rule) {
+  buildPoolRule(*this, rule);
+  return success();
+}
+
+LogicalResult AvgPoolGradOp::buildShardingLoops(ShardingRule &rule) {
+  buildPoolRule(*this, rule);
+  return success();
+}
+
+LogicalResult GlobalAvgPoolOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getInput().getType().getRank();
   SmallVector<int64_t> lead = rule.addLoops(2);
   SmallVector<int64_t> inputDims(lead), resultDims(lead);
@@ -663,7 +635,7 @@ LogicalResult GlobalAvgPoolOp::getShardingRule(ShardingRule &rule) {
 // Constants
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConstantOp::getShardingRule(ShardingRule &rule) {
+LogicalResult ConstantOp::buildShardingLoops(ShardingRule &rule) {
   // A splat has the same value in every block; other values would need a
   // per-device slice of the data.
   auto dense = dyn_cast<DenseElementsAttr>(getValue());

@@ -2,8 +2,8 @@
 //
 // Reverse-mode automatic differentiation over the dist dialect. The pass
 // walks the forward ops backwards from the loss, asks each op for its
-// vector-Jacobian product (DistOpInterface::buildGradient, one rule per op in
-// lib/Dialect/Dist/IR/DistGradients.cpp), sums the gradients of values used
+// vector-Jacobian product (GradientOpInterface::buildGradient, one rule per op
+// in lib/Dialect/Dist/IR/DistGradients.cpp), sums the gradients of values used
 // more than once, then appends the optimizer update and rewrites the
 // signature into the training-step convention of docs/autodiff.md.
 //
@@ -268,7 +268,7 @@ LogicalResult TrainingStepBuilder::differentiate() {
       // The gradient of a constrained value is laid out the same way.
       operandGradients.push_back(ShardingConstraintOp::create(
           builder, op->getLoc(), resultGradients[0], constraint.getSharding()));
-    } else if (auto rule = dyn_cast<DistOpInterface>(op)) {
+    } else if (auto rule = dyn_cast<GradientOpInterface>(op)) {
       if (failed(
               rule.buildGradient(builder, resultGradients, operandGradients)))
         return failure();

@@ -104,7 +104,7 @@ std::string mlir::dist::checkLoopSplit(Operation *op, const ShardingRule &rule,
 }
 
 FailureOr<ShardingRule> mlir::dist::getShardingRule(Operation *op) {
-  auto iface = dyn_cast<DistOpInterface>(op);
+  auto iface = dyn_cast<ShardingRuleOpInterface>(op);
   if (!iface)
     return op->emitOpError("has no sharding rule");
   ShardingRule rule;

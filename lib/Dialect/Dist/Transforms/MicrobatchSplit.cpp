@@ -130,7 +130,7 @@ LogicalResult getMicrobatchRule(Operation *op, ShardingRule &rule) {
     getCommunicationRule(op, rule);
     return success();
   }
-  if (failed(cast<DistOpInterface>(op).getShardingRule(rule)))
+  if (failed(cast<ShardingRuleOpInterface>(op).getShardingRule(rule)))
     return failure();
   if (rule.operandDims.size() != op->getNumOperands() ||
       rule.resultDims.size() != op->getNumResults())
@@ -279,7 +279,7 @@ LogicalResult PipelineSplitter::checkInput() {
 
   stageOf.clear();
   for (Operation &op : body->without_terminator()) {
-    if (!isa<DistOpInterface>(op) || op.getNumRegions() != 0)
+    if (!isa<CostOpInterface>(op) || op.getNumRegions() != 0)
       return opError(&op) << "is not a dist op; dist-pipeline cannot "
                              "schedule it";
     std::optional<int64_t> stage = getPipelineStage(&op);

@@ -61,7 +61,7 @@ inline LogicalResult checkPipelineFunction(func::FuncOp func,
 /// (reshapes) from looking free.
 inline double getOpCost(Operation *op) {
   double flops = 0;
-  if (auto iface = dyn_cast<DistOpInterface>(op))
+  if (auto iface = dyn_cast<CostOpInterface>(op))
     flops = iface.getFlops();
   return flops + 1;
 }

@@ -308,7 +308,7 @@ LogicalResult Propagator::seed() {
     if (isa<func::CallOp>(op))
       return op.emitOpError(
           "calls are not supported by sharding: inline first");
-    if (!isa<DistOpInterface>(op))
+    if (!isa<ShardingRuleOpInterface>(op))
       return op.emitOpError("has no sharding rule");
     SmallVector<Attribute> annotated;
     if (auto single =

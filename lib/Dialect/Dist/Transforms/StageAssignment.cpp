@@ -180,7 +180,7 @@ LogicalResult StageAssigner::collectOps() {
              << "dist-pipeline expects an unplaced program, but argument "
              << arg.getArgNumber() << " is placed";
   for (Operation &op : body.without_terminator()) {
-    if (!isa<DistOpInterface>(op) || op.getNumRegions() != 0 ||
+    if (!isa<CostOpInterface>(op) || op.getNumRegions() != 0 ||
         isCommunication(&op))
       return opError(&op) << "is not a dist compute op; dist-pipeline "
                              "cannot schedule it";

@@ -1,19 +1,59 @@
-//===- DistInterfaces.td - what every dist op knows --------*- tablegen -*-===//
+//===- DistInterfaces.td - what dist ops know, one client each -*- tablegen -*-===//
+//
+// One narrow interface per client, as IREE's StreamInterfaces.td: the cost
+// model, sharding propagation, autodiff and the executor each ask their own
+// interface. Cost and sharding are implemented in the IR library (mostly by
+// defaults that read the per-op facts below); gradients and execution are
+// declared here but implemented as external models by their owners (the
+// autodiff library and the executor), so the dialect links neither.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef DISTIR_DIALECT_DIST_DISTINTERFACES_TD
 #define DISTIR_DIALECT_DIST_DISTINTERFACES_TD
 
 include "mlir/IR/OpBase.td"
 
-def Dist_OpInterface : OpInterface<"DistOpInterface"> {
+//===----------------------------------------------------------------------===//
+// Per-op facts, read by the interfaces' default implementations
+//===----------------------------------------------------------------------===//
+
+// Elementwise with NumPy broadcasting: every result element depends on the
+// operand elements at the same (broadcast) position. Gives the op the
+// elementwise sharding rule (one loop per result dimension).
+def Dist_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::mlir::dist";
+}
+
+// f(a1 + a2, b1 + b2) = f(a1, b1) + f(a2, b2) over all operands: pending
+// partial sums may flow through the op (ShardingRule::Linearity::Joint).
+def Dist_JointlyLinear : NativeOpTrait<"JointlyLinear"> {
+  let cppNamespace = "::mlir::dist";
+}
+
+// The op only moves or copies elements: zero FLOPs.
+def Dist_DataMovement : NativeOpTrait<"DataMovement"> {
+  let cppNamespace = "::mlir::dist";
+}
+
+// The op executes `perElement` FLOPs per element of the value that sets its
+// work: its first result, or operand `ofOperand` when that is not negative.
+class Dist_FlopsPerElement<int perElement, int ofOperand = -1>
+    : ParamNativeOpTrait<"FlopsPerElement", perElement # ", " # ofOperand> {
+  let cppNamespace = "::mlir::dist";
+}
+
+//===----------------------------------------------------------------------===//
+// Interfaces
+//===----------------------------------------------------------------------===//
+
+def Dist_CostOpInterface : OpInterface<"CostOpInterface"> {
   let cppNamespace = "::mlir::dist";
   let description = [{
-    One place for everything an op of the dialect knows about itself: its
-    cost (FLOPs and bytes moved, from its local types, in 64-bit arithmetic),
-    its reference kernel (for the executor), its gradient (for autodiff) and
-    how it may be split (for sharding propagation). Result types are inferred
-    through InferTypeOpInterface. Components that need one of these facts ask
-    this interface instead of switching over op types.
+    The cost of an op on one device: FLOPs and bytes moved, from its local
+    types, in 64-bit arithmetic, and a kind name for cost tables. FLOPs come
+    from `Dist_DataMovement` or `Dist_FlopsPerElement` unless the op computes
+    them itself (matmul, convolutions, pools).
   }];
   let methods = [
     InterfaceMethod<
@@ -21,7 +61,7 @@ def Dist_OpInterface : OpInterface<"DistOpInterface"> {
       "summed over the unsplit step of a trillion-parameter model the count "
       "exceeds 2^63.",
       "double", "getFlops", (ins), [{}],
-      [{ return 0.0; }]>,
+      [{ return ::mlir::dist::detail::getDefaultFlops($_op); }]>,
     InterfaceMethod<
       "Bytes one device reads from memory for this op.",
       "int64_t", "getBytesRead", (ins), [{}],
@@ -34,13 +74,46 @@ def Dist_OpInterface : OpInterface<"DistOpInterface"> {
       "A short kind name for cost tables and profiles (e.g. \"matmul\").",
       "::llvm::StringRef", "getCostKind", (ins), [{}],
       [{ return $_op->getName().stripDialect(); }]>,
+  ];
+}
+
+def Dist_ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
+  let cppNamespace = "::mlir::dist";
+  let description = [{
+    How an op may be split along its dimensions (see ShardingRule.h).
+    `Dist_Elementwise` ops get the elementwise rule by default; the others
+    build their own loops. `getShardingRule` adds what traits state
+    (`Dist_JointlyLinear`) to the loops the op builds.
+  }];
+  let methods = [
     InterfaceMethod<
-      "Runs the reference kernel of this op on one device's local operands, "
-      "writing into results already allocated with the result types.",
-      "::llvm::LogicalResult", "execute",
-      (ins "::llvm::ArrayRef<const ::distir::HostTensor *>":$operands,
-           "::llvm::ArrayRef<::distir::HostTensor *>":$results), [{}],
-      [{ return $_op->emitOpError("has no reference kernel"); }]>,
+      "Adds the op's loops and the loops of its operand and result dimensions "
+      "to `rule`.",
+      "::llvm::LogicalResult", "buildShardingLoops",
+      (ins "::mlir::dist::ShardingRule &":$rule), [{}],
+      [{ return ::mlir::dist::detail::buildDefaultShardingLoops($_op, rule); }]>,
+    InterfaceMethod<
+      "Describes how the op may be split: its loops and the linearity its "
+      "traits state.",
+      "::llvm::LogicalResult", "getShardingRule",
+      (ins "::mlir::dist::ShardingRule &":$rule),
+      [{
+        if (::mlir::failed($_op.buildShardingLoops(rule)))
+          return ::mlir::failure();
+        ::mlir::dist::detail::addTraitLinearity($_op, rule);
+        return ::mlir::success();
+      }]>,
+  ];
+}
+
+def Dist_GradientOpInterface : OpInterface<"GradientOpInterface"> {
+  let cppNamespace = "::mlir::dist";
+  let description = [{
+    The vector-Jacobian product of an op, for `dist-autodiff`. Implemented as
+    external models beside autodiff
+    (`registerGradientInterfaceExternalModels`), not by the dialect.
+  }];
+  let methods = [
     InterfaceMethod<
       "Builds the gradients of the operands from the gradients of the results "
       "(null where a result has no gradient). Sets a null Value for operands "
@@ -48,13 +121,24 @@ def Dist_OpInterface : OpInterface<"DistOpInterface"> {
       "::llvm::LogicalResult", "buildGradient",
       (ins "::mlir::OpBuilder &":$builder,
            "::llvm::ArrayRef<::mlir::Value>":$resultGradients,
-           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGradients), [{}],
-      [{ return $_op->emitOpError("has no gradient rule"); }]>,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGradients)>,
+  ];
+}
+
+def Dist_ExecutableOpInterface : OpInterface<"ExecutableOpInterface"> {
+  let cppNamespace = "::mlir::dist";
+  let description = [{
+    The reference kernel of an op, for the executor and the importer's
+    constant folding. Implemented as external models in the executor library
+    (`registerExecutionInterfaceExternalModels`), not by the dialect.
+  }];
+  let methods = [
     InterfaceMethod<
-      "Describes how the op may be split along its dimensions.",
-      "::llvm::LogicalResult", "getShardingRule",
-      (ins "::mlir::dist::ShardingRule &":$rule), [{}],
-      [{ return $_op->emitOpError("has no sharding rule"); }]>,
+      "Runs the reference kernel of this op on one device's local operands, "
+      "writing into results already allocated with the result types.",
+      "::llvm::LogicalResult", "execute",
+      (ins "::llvm::ArrayRef<const ::distir::HostTensor *>":$operands,
+           "::llvm::ArrayRef<::distir::HostTensor *>":$results)>,
   ];
 }
 

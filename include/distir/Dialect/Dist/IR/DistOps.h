@@ -59,6 +59,28 @@ public:
   }
 };
 
+namespace detail {
+// Result-type inference shared by the op classes of DistOps.td (called from
+// their extraClassDefinition); errors name `opName` at `location`.
+LogicalResult inferBroadcastReturnTypes(std::optional<Location> location,
+                                        llvm::StringRef opName, Value lhs,
+                                        Value rhs,
+                                        llvm::SmallVectorImpl<Type> &types);
+LogicalResult
+inferActivationGradReturnTypes(std::optional<Location> location,
+                               llvm::StringRef opName, Value grad, Value saved,
+                               llvm::SmallVectorImpl<Type> &types);
+LogicalResult inferSoftmaxGradReturnTypes(std::optional<Location> location,
+                                          llvm::StringRef opName, Value grad,
+                                          Value output, int64_t axis,
+                                          llvm::SmallVectorImpl<Type> &types);
+LogicalResult inferReduceReturnTypes(std::optional<Location> location,
+                                     llvm::StringRef opName, Value input,
+                                     llvm::ArrayRef<int64_t> axes,
+                                     bool keepdims,
+                                     llvm::SmallVectorImpl<Type> &types);
+} // namespace detail
+
 // Custom directives of the op assembly formats.
 ParseResult parseDeviceGroups(OpAsmParser &parser, DeviceGroupsAttr &groups);
 void printDeviceGroups(OpAsmPrinter &printer, Operation *op,

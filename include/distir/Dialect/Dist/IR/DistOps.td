@@ -40,24 +40,53 @@ def Dist_InferRefinableType : TraitList<[
     }
   }]>]>;
 
-// Hooks: the DistOpInterface methods every compute op overrides. Components
-// add "execute", "buildGradient", "getShardingRule" here once they implement
-// them for every compute op.
-defvar Dist_ComputeHooks = ["getFlops", "execute", "getShardingRule",
-                             "buildGradient"];
+// The interface methods an op implements itself follow from what its traits
+// state: getFlops unless Dist_DataMovement or Dist_FlopsPerElement gives the
+// count, buildShardingLoops unless the op is Dist_Elementwise.
+class Dist_OwnMethods<list<Trait> traits> {
+  bit statesFlops = !not(!empty(!filter(t, traits,
+      !or(!eq(t, Dist_DataMovement), !isa<Dist_FlopsPerElement>(t)))));
+  bit isElementwise = !not(!empty(!filter(t, traits, !eq(t, Dist_Elementwise))));
+  list<string> cost = !if(statesFlops, [], ["getFlops"]);
+  list<string> sharding = !if(isElementwise, [], ["buildShardingLoops"]);
+}
 
+// A compute op: runs on every device of its operands' set. `costMethods`
+// names cost methods the op overrides beyond getFlops (bytes of views).
 class Dist_ComputeOp<string mnemonic, list<Trait> traits = [],
-                     list<string> extraHooks = []>
+                     list<string> costMethods = []>
     : Dist_Op<mnemonic, !listconcat([Pure, Dist_SamePlacement,
-        DeclareOpInterfaceMethods<Dist_OpInterface,
-                                  !listconcat(Dist_ComputeHooks, extraHooks)>,
+        DeclareOpInterfaceMethods<Dist_CostOpInterface,
+            !listconcat(Dist_OwnMethods<traits>.cost, costMethods)>,
+        DeclareOpInterfaceMethods<Dist_ShardingRuleOpInterface,
+                                  Dist_OwnMethods<traits>.sharding>,
+        DeclareOpInterfaceMethods<Dist_GradientOpInterface>,
+        DeclareOpInterfaceMethods<Dist_ExecutableOpInterface>,
         Dist_InferRefinableType], traits)> {
   let assemblyFormat =
       "operands attr-dict `:` functional-type(operands, results)";
 }
 
-class Dist_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
+// The result has the input's type.
+class Dist_SameTypeAsInputOp<string mnemonic, list<Trait> traits>
     : Dist_ComputeOp<mnemonic, traits> {
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location>,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      types.push_back(adaptor.getInput().getType());
+      return ::mlir::success();
+    }
+  }];
+}
+
+// `flopsPerElement`: what the op costs per element (arithmetic 1, a handful
+// for transcendental functions as polynomial kernels evaluate them; these ops
+// are memory-bound, so the count only matters for reports).
+class Dist_UnaryOp<string mnemonic, string formula, int flopsPerElement,
+                   list<Trait> traits = []>
+    : Dist_SameTypeAsInputOp<mnemonic, !listconcat([Dist_Elementwise,
+        Dist_FlopsPerElement<flopsPerElement>], traits)> {
   let summary = "Elementwise " # formula;
   let description = "Computes `" # formula # "` elementwise.";
   let arguments = (ins Dist_FloatTensor:$input);
@@ -65,13 +94,23 @@ class Dist_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
 }
 
 class Dist_BinaryOp<string mnemonic, string formula, list<Trait> traits = []>
-    : Dist_ComputeOp<mnemonic, traits> {
+    : Dist_ComputeOp<mnemonic, !listconcat([Dist_Elementwise,
+        Dist_FlopsPerElement<1>], traits)> {
   let summary = "Elementwise " # formula # " with broadcasting";
   let description = "Computes `" # formula # "` elementwise, broadcasting the "
     "operands as NumPy and ONNX do (shapes aligned on the right; a dimension "
     "of size 1 stretches). Both operands have the same element type.";
   let arguments = (ins Dist_Tensor:$lhs, Dist_Tensor:$rhs);
   let results = (outs Dist_Tensor:$result);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::dist::detail::inferBroadcastReturnTypes(
+          location, getOperationName(), adaptor.getLhs(), adaptor.getRhs(),
+          types);
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -95,13 +134,14 @@ def Dist_MatmulOp : Dist_ComputeOp<"matmul"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_AddOp : Dist_BinaryOp<"add", "lhs + rhs", [Commutative]>;
-def Dist_SubOp : Dist_BinaryOp<"sub", "lhs - rhs">;
+def Dist_AddOp : Dist_BinaryOp<"add", "lhs + rhs", [Commutative, Dist_JointlyLinear]>;
+def Dist_SubOp : Dist_BinaryOp<"sub", "lhs - rhs", [Dist_JointlyLinear]>;
 def Dist_MulOp : Dist_BinaryOp<"mul", "lhs * rhs", [Commutative]>;
 def Dist_DivOp : Dist_BinaryOp<"div", "lhs / rhs">;
 def Dist_PowOp : Dist_BinaryOp<"pow", "lhs ^ rhs">;
 
-def Dist_WhereOp : Dist_ComputeOp<"where"> {
+def Dist_WhereOp : Dist_ComputeOp<"where", [Dist_Elementwise,
+                                          Dist_FlopsPerElement<1>]> {
   let summary = "Elementwise select with broadcasting";
   let description = [{
     `condition ? true_value : false_value`, broadcasting all three operands.
@@ -112,17 +152,17 @@ def Dist_WhereOp : Dist_ComputeOp<"where"> {
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_NegOp : Dist_UnaryOp<"neg", "-x">;
-def Dist_ExpOp : Dist_UnaryOp<"exp", "exp(x)">;
-def Dist_LogOp : Dist_UnaryOp<"log", "log(x)">;
-def Dist_SqrtOp : Dist_UnaryOp<"sqrt", "sqrt(x)">;
-def Dist_RsqrtOp : Dist_UnaryOp<"rsqrt", "1 / sqrt(x)">;
-def Dist_ErfOp : Dist_UnaryOp<"erf", "erf(x)">;
-def Dist_ReluOp : Dist_UnaryOp<"relu", "max(x, 0)">;
-def Dist_TanhOp : Dist_UnaryOp<"tanh", "tanh(x)">;
-def Dist_SigmoidOp : Dist_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
+def Dist_NegOp : Dist_UnaryOp<"neg", "-x", 1, [Dist_JointlyLinear]>;
+def Dist_ExpOp : Dist_UnaryOp<"exp", "exp(x)", 4>;
+def Dist_LogOp : Dist_UnaryOp<"log", "log(x)", 4>;
+def Dist_SqrtOp : Dist_UnaryOp<"sqrt", "sqrt(x)", 2>;
+def Dist_RsqrtOp : Dist_UnaryOp<"rsqrt", "1 / sqrt(x)", 2>;
+def Dist_ErfOp : Dist_UnaryOp<"erf", "erf(x)", 4>;
+def Dist_ReluOp : Dist_UnaryOp<"relu", "max(x, 0)", 1>;
+def Dist_TanhOp : Dist_UnaryOp<"tanh", "tanh(x)", 4>;
+def Dist_SigmoidOp : Dist_UnaryOp<"sigmoid", "1 / (1 + exp(-x))", 4>;
 
-def Dist_GeluOp : Dist_ComputeOp<"gelu"> {
+def Dist_GeluOp : Dist_UnaryOp<"gelu", "gelu(x)", 8> {
   let summary = "Gaussian error linear unit";
   let description = [{
     `approximate = none`: `0.5 x (1 + erf(x / sqrt(2)))`;
@@ -134,7 +174,7 @@ def Dist_GeluOp : Dist_ComputeOp<"gelu"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_SoftmaxOp : Dist_ComputeOp<"softmax"> {
+def Dist_SoftmaxOp : Dist_ComputeOp<"softmax", [Dist_FlopsPerElement<5>]> {
   let summary = "Softmax along one axis, optionally scaled and causally masked";
   let description = [{
     `softmax(scale * x)` along `axis`. With `causal` (only when `axis` is the
@@ -149,14 +189,14 @@ def Dist_SoftmaxOp : Dist_ComputeOp<"softmax"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_LogSoftmaxOp : Dist_ComputeOp<"log_softmax"> {
+def Dist_LogSoftmaxOp : Dist_ComputeOp<"log_softmax", [Dist_FlopsPerElement<5>]> {
   let summary = "Log of softmax along one axis";
   let arguments = (ins Dist_FloatTensor:$input,
                        DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_LayerNormOp : Dist_ComputeOp<"layer_norm"> {
+def Dist_LayerNormOp : Dist_ComputeOp<"layer_norm", [Dist_FlopsPerElement<8>]> {
   let summary = "Layer normalization (ONNX LayerNormalization)";
   let description = [{
     Normalizes over the dimensions `[axis, rank)` with the biased variance,
@@ -169,7 +209,7 @@ def Dist_LayerNormOp : Dist_ComputeOp<"layer_norm"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_BatchNormOp : Dist_ComputeOp<"batch_norm"> {
+def Dist_BatchNormOp : Dist_ComputeOp<"batch_norm", [Dist_FlopsPerElement<2>]> {
   let summary = "Batch normalization in inference form (channel dimension 1)";
   let description = [{
     `(x - mean) / sqrt(variance + epsilon) * scale + bias`, where the rank-1
@@ -182,13 +222,15 @@ def Dist_BatchNormOp : Dist_ComputeOp<"batch_norm"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_TransposeOp : Dist_ComputeOp<"transpose"> {
+def Dist_TransposeOp : Dist_ComputeOp<"transpose", [Dist_DataMovement,
+                                                  Dist_JointlyLinear]> {
   let summary = "Permutes dimensions: result dim i is input dim permutation[i]";
   let arguments = (ins Dist_Tensor:$input, DenseI64ArrayAttr:$permutation);
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_ReshapeOp : Dist_ComputeOp<"reshape", [], ["getBytesRead", "getBytesWritten"]> {
+def Dist_ReshapeOp : Dist_ComputeOp<"reshape",
+    [Dist_DataMovement, Dist_JointlyLinear], ["getBytesRead", "getBytesWritten"]> {
   let summary = "Reinterprets the elements (row-major) with a new shape";
   let description = [{
     `shape` may hold one `-1`, inferred from the element count. Costs nothing:
@@ -198,13 +240,15 @@ def Dist_ReshapeOp : Dist_ComputeOp<"reshape", [], ["getBytesRead", "getBytesWri
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_ConcatOp : Dist_ComputeOp<"concat"> {
+def Dist_ConcatOp : Dist_ComputeOp<"concat", [Dist_DataMovement,
+                                            Dist_JointlyLinear]> {
   let summary = "Concatenates tensors along one axis";
   let arguments = (ins Variadic<Dist_Tensor>:$inputs, I64Attr:$axis);
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_SliceOp : Dist_ComputeOp<"slice"> {
+def Dist_SliceOp : Dist_ComputeOp<"slice", [Dist_DataMovement,
+    Dist_JointlyLinear]> {
   let summary = "Strided slice";
   let description = [{
     Per dimension `x[start:limit:stride]` in NumPy's sense, with `start` in
@@ -217,14 +261,16 @@ def Dist_SliceOp : Dist_ComputeOp<"slice"> {
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_SplitOp : Dist_ComputeOp<"split"> {
+def Dist_SplitOp : Dist_ComputeOp<"split", [Dist_DataMovement,
+    Dist_JointlyLinear]> {
   let summary = "Splits a tensor along one axis into pieces of the given sizes";
   let arguments = (ins Dist_Tensor:$input, I64Attr:$axis,
                        DenseI64ArrayAttr:$sizes);
   let results = (outs Variadic<Dist_Tensor>:$results);
 }
 
-def Dist_PadOp : Dist_ComputeOp<"pad"> {
+def Dist_PadOp : Dist_ComputeOp<"pad", [Dist_DataMovement,
+    Dist_JointlyLinear]> {
   let summary = "Pads with zeros (low, high and interior padding)";
   let description = [{
     StableHLO `pad` with a zero padding value and non-negative amounts: per
@@ -236,7 +282,7 @@ def Dist_PadOp : Dist_ComputeOp<"pad"> {
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_TakeOp : Dist_ComputeOp<"take", [], ["getBytesRead"]> {
+def Dist_TakeOp : Dist_ComputeOp<"take", [Dist_DataMovement], ["getBytesRead"]> {
   let summary = "Gathers slices along one axis by index (ONNX Gather, numpy.take)";
   let description = [{
     Result shape is `input.shape[:axis] + indices.shape + input.shape[axis+1:]`;
@@ -248,25 +294,35 @@ def Dist_TakeOp : Dist_ComputeOp<"take", [], ["getBytesRead"]> {
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_ExpandOp : Dist_ComputeOp<"expand"> {
+def Dist_ExpandOp : Dist_ComputeOp<"expand", [Dist_DataMovement]> {
   let summary = "Broadcasts to a shape (ONNX Expand: bidirectional broadcast)";
   let arguments = (ins Dist_Tensor:$input, DenseI64ArrayAttr:$shape);
   let results = (outs Dist_Tensor:$result);
 }
 
 class Dist_ReduceOp<string mnemonic, string what>
-    : Dist_ComputeOp<mnemonic> {
+    : Dist_ComputeOp<mnemonic, [Dist_FlopsPerElement<1, 0>]> {
   let summary = "Reduces with " # what # " over the given axes";
   let description = "Axes may be negative. With `keepdims` the reduced "
     "dimensions stay with size 1.";
   let arguments = (ins Dist_FloatTensor:$input, DenseI64ArrayAttr:$axes,
                        UnitAttr:$keepdims);
   let results = (outs Dist_FloatTensor:$result);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::dist::detail::inferReduceReturnTypes(
+          location, getOperationName(), adaptor.getInput(), adaptor.getAxes(),
+          adaptor.getKeepdims(), types);
+    }
+  }];
 }
 def Dist_ReduceSumOp : Dist_ReduceOp<"reduce_sum", "a sum">;
 def Dist_ReduceMeanOp : Dist_ReduceOp<"reduce_mean", "a mean">;
 
-def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy"> {
+def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy",
+                                          [Dist_FlopsPerElement<6, 0>]> {
   let summary = "Softmax cross-entropy loss (ONNX SoftmaxCrossEntropyLoss)";
   let description = [{
     `logits` hold the classes along `class_axis`; `labels` have the shape of
@@ -283,13 +339,13 @@ def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_MseLossOp : Dist_ComputeOp<"mse_loss"> {
+def Dist_MseLossOp : Dist_ComputeOp<"mse_loss", [Dist_FlopsPerElement<3, 0>]> {
   let summary = "Mean squared error: mean((prediction - target)^2), a scalar";
   let arguments = (ins Dist_FloatTensor:$prediction, Dist_FloatTensor:$target);
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_DropoutOp : Dist_ComputeOp<"dropout"> {
+def Dist_DropoutOp : Dist_UnaryOp<"dropout", "x", 0, [Dist_JointlyLinear]> {
   let summary = "Dropout in inference form: the identity";
   let description = [{
     Keeps `ratio` for cost and documentation; the values pass through, as in
@@ -300,7 +356,7 @@ def Dist_DropoutOp : Dist_ComputeOp<"dropout"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_CastOp : Dist_ComputeOp<"cast"> {
+def Dist_CastOp : Dist_ComputeOp<"cast", [Dist_Elementwise, Dist_DataMovement]> {
   let summary = "Converts elements to another element type";
   let description = [{
     Float to integer truncates toward zero, as ONNX Cast; to `i1` tests for
@@ -310,8 +366,10 @@ def Dist_CastOp : Dist_ComputeOp<"cast"> {
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_ConstantOp : Dist_Op<"constant", [Pure, ConstantLike,
-    DeclareOpInterfaceMethods<Dist_OpInterface, ["getBytesRead", "getShardingRule"]>,
+// Writing a constant's value costs bytes, not FLOPs: data movement.
+def Dist_ConstantOp : Dist_Op<"constant", [Pure, ConstantLike, Dist_DataMovement,
+    DeclareOpInterfaceMethods<Dist_CostOpInterface, ["getBytesRead"]>,
+    DeclareOpInterfaceMethods<Dist_ShardingRuleOpInterface, ["buildShardingLoops"]>,
     DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
   let summary = "A constant tensor, optionally placed on a device set";
   let description = [{
@@ -360,7 +418,8 @@ def Dist_AvgPoolOp : Dist_ComputeOp<"avg_pool"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_GlobalAvgPoolOp : Dist_ComputeOp<"global_avg_pool"> {
+def Dist_GlobalAvgPoolOp : Dist_ComputeOp<"global_avg_pool",
+                                           [Dist_FlopsPerElement<1, 0>]> {
   let summary = "Mean over all spatial dimensions, kept with size 1";
   let arguments = (ins Dist_FloatTensor:$input);
   let results = (outs Dist_FloatTensor:$result);
@@ -370,17 +429,29 @@ def Dist_GlobalAvgPoolOp : Dist_ComputeOp<"global_avg_pool"> {
 // Backward helpers: gradients not expressible with forward ops
 //===----------------------------------------------------------------------===//
 
-class Dist_ActivationGradOp<string mnemonic, string of, string saved>
-    : Dist_ComputeOp<mnemonic> {
+class Dist_ActivationGradOp<string mnemonic, string of, string saved,
+                            int flopsPerElement>
+    : Dist_ComputeOp<mnemonic, [Dist_Elementwise,
+                                Dist_FlopsPerElement<flopsPerElement>]> {
   let summary = "Gradient of " # of # " from the result gradient and the saved " # saved;
   let arguments = (ins Dist_FloatTensor:$grad, Dist_FloatTensor:$saved);
   let results = (outs Dist_FloatTensor:$result);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::dist::detail::inferActivationGradReturnTypes(
+          location, getOperationName(), adaptor.getGrad(), adaptor.getSaved(),
+          types);
+    }
+  }];
 }
-def Dist_ReluGradOp : Dist_ActivationGradOp<"relu_grad", "relu", "input">;
-def Dist_TanhGradOp : Dist_ActivationGradOp<"tanh_grad", "tanh", "output">;
-def Dist_SigmoidGradOp : Dist_ActivationGradOp<"sigmoid_grad", "sigmoid", "output">;
+def Dist_ReluGradOp : Dist_ActivationGradOp<"relu_grad", "relu", "input", 1>;
+def Dist_TanhGradOp : Dist_ActivationGradOp<"tanh_grad", "tanh", "output", 3>;
+def Dist_SigmoidGradOp : Dist_ActivationGradOp<"sigmoid_grad", "sigmoid", "output", 3>;
 
-def Dist_GeluGradOp : Dist_ComputeOp<"gelu_grad"> {
+def Dist_GeluGradOp : Dist_ComputeOp<"gelu_grad", [Dist_Elementwise,
+                                                  Dist_FlopsPerElement<12>]> {
   let summary = "Gradient of gelu from the result gradient and the input";
   let arguments = (ins Dist_FloatTensor:$grad, Dist_FloatTensor:$input,
       DefaultValuedAttr<Dist_GeluApproximationAttr,
@@ -388,7 +459,22 @@ def Dist_GeluGradOp : Dist_ComputeOp<"gelu_grad"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_SoftmaxGradOp : Dist_ComputeOp<"softmax_grad"> {
+// Gradients of the softmax family along one axis, from the forward output.
+class Dist_SoftmaxGradBase<string mnemonic>
+    : Dist_ComputeOp<mnemonic, [Dist_FlopsPerElement<4>]> {
+  let results = (outs Dist_FloatTensor:$result);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::dist::detail::inferSoftmaxGradReturnTypes(
+          location, getOperationName(), adaptor.getGrad(), adaptor.getOutput(),
+          adaptor.getAxis(), types);
+    }
+  }];
+}
+
+def Dist_SoftmaxGradOp : Dist_SoftmaxGradBase<"softmax_grad"> {
   let summary = "Gradient of (scaled, causal) softmax from its output";
   let description = "`scale * y * (dy - sum(dy * y, axis))`; masked entries "
     "have `y = 0` and so get no gradient.";
@@ -398,7 +484,7 @@ def Dist_SoftmaxGradOp : Dist_ComputeOp<"softmax_grad"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_LogSoftmaxGradOp : Dist_ComputeOp<"log_softmax_grad"> {
+def Dist_LogSoftmaxGradOp : Dist_SoftmaxGradBase<"log_softmax_grad"> {
   let summary = "Gradient of log_softmax from its output";
   let description = "`dy - exp(y) * sum(dy, axis)`.";
   let arguments = (ins Dist_FloatTensor:$grad, Dist_FloatTensor:$output,
@@ -406,7 +492,8 @@ def Dist_LogSoftmaxGradOp : Dist_ComputeOp<"log_softmax_grad"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_LayerNormGradOp : Dist_ComputeOp<"layer_norm_grad"> {
+def Dist_LayerNormGradOp : Dist_ComputeOp<"layer_norm_grad",
+                                            [Dist_FlopsPerElement<14>]> {
   let summary = "Gradients of layer_norm for its input, scale and bias";
   let arguments = (ins Dist_FloatTensor:$grad, Dist_FloatTensor:$input,
                        Dist_FloatTensor:$scale,
@@ -416,7 +503,8 @@ def Dist_LayerNormGradOp : Dist_ComputeOp<"layer_norm_grad"> {
                       Dist_FloatTensor:$scale_grad, Dist_FloatTensor:$bias_grad);
 }
 
-def Dist_BatchNormGradOp : Dist_ComputeOp<"batch_norm_grad"> {
+def Dist_BatchNormGradOp : Dist_ComputeOp<"batch_norm_grad",
+                                            [Dist_FlopsPerElement<6>]> {
   let summary = "Gradients of inference batch_norm for input, scale and bias";
   let arguments = (ins Dist_FloatTensor:$grad, Dist_FloatTensor:$input,
                        Dist_FloatTensor:$scale, Dist_FloatTensor:$mean,
@@ -426,7 +514,8 @@ def Dist_BatchNormGradOp : Dist_ComputeOp<"batch_norm_grad"> {
                       Dist_FloatTensor:$scale_grad, Dist_FloatTensor:$bias_grad);
 }
 
-def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad"> {
+def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad",
+                                               [Dist_FlopsPerElement<6, 1>]> {
   let summary = "Gradient of cross_entropy for the logits";
   let description = "`grad` is the loss gradient: a scalar, or per sample for "
     "`reduction = none`. Other operands and attributes as in cross_entropy.";
@@ -438,7 +527,8 @@ def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_MseLossGradOp : Dist_ComputeOp<"mse_loss_grad"> {
+def Dist_MseLossGradOp : Dist_ComputeOp<"mse_loss_grad",
+                                          [Dist_FlopsPerElement<3>]> {
   let summary = "Gradient of mse_loss for the prediction";
   let description = "`grad * 2 (prediction - target) / N`; the target's "
     "gradient is its negation.";
@@ -447,7 +537,7 @@ def Dist_MseLossGradOp : Dist_ComputeOp<"mse_loss_grad"> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_TakeGradOp : Dist_ComputeOp<"take_grad"> {
+def Dist_TakeGradOp : Dist_ComputeOp<"take_grad", [Dist_FlopsPerElement<1, 0>]> {
   let summary = "Gradient of take: scatter-adds slices back by index";
   let description = "The result has the shape of take's input, whose `axis` "
     "had `dim_size` elements.";
@@ -498,13 +588,15 @@ def Dist_AvgPoolGradOp : Dist_ComputeOp<"avg_pool_grad"> {
 // Optimizer updates
 //===----------------------------------------------------------------------===//
 
-def Dist_SgdUpdateOp : Dist_ComputeOp<"sgd_update"> {
+def Dist_SgdUpdateOp : Dist_ComputeOp<"sgd_update", [Dist_Elementwise,
+                                                    Dist_FlopsPerElement<2>]> {
   let summary = "Stochastic gradient descent: param - lr * grad";
   let arguments = (ins Dist_FloatTensor:$param, Dist_FloatTensor:$grad, F64Attr:$lr);
   let results = (outs Dist_FloatTensor:$new_param);
 }
 
-def Dist_AdamUpdateOp : Dist_ComputeOp<"adam_update"> {
+def Dist_AdamUpdateOp : Dist_ComputeOp<"adam_update",
+                                        [Dist_FlopsPerElement<12, 0>]> {
   let summary = "Adam with bias correction";
   let description = [{
     `m' = b1 m + (1-b1) g`, `v' = b2 v + (1-b2) g^2`,
@@ -563,9 +655,11 @@ def Dist_MeshOp : Dist_Op<"mesh", [Symbol, HasParent<"::mlir::ModuleOp">]> {
 // Communication ops
 //===----------------------------------------------------------------------===//
 
+// A communication op; FLOPs are stated in `traits` (the reductions' sums,
+// or Dist_DataMovement).
 class Dist_CommOp<string mnemonic, list<Trait> traits = []>
-    : Dist_Op<mnemonic, !listconcat([
-        DeclareOpInterfaceMethods<Dist_OpInterface, ["getFlops", "buildGradient"]>,
+    : Dist_Op<mnemonic, !listconcat([Dist_CostOpInterface,
+        DeclareOpInterfaceMethods<Dist_GradientOpInterface>,
         Dist_InferRefinableType], traits)>;
 
 class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>
@@ -575,7 +669,7 @@ class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_SendOp : Dist_CommOp<"send"> {
+def Dist_SendOp : Dist_CommOp<"send", [Dist_DataMovement]> {
   let summary = "Sends a placed value to another device set of the same size";
   let description = [{
     Position by position: the i-th device of the operand's set sends its
@@ -591,7 +685,7 @@ def Dist_SendOp : Dist_CommOp<"send"> {
       "$input `to` custom<DeviceSet>($to) attr-dict `:` type($input) `->` type($result)";
 }
 
-def Dist_AllReduceOp : Dist_CollectiveOp<"all_reduce"> {
+def Dist_AllReduceOp : Dist_CollectiveOp<"all_reduce", [Dist_FlopsPerElement<1>]> {
   let summary = "Reduces over every group; every member gets the result";
   let arguments = (ins Dist_Tensor:$input, Dist_DeviceGroupsAttr:$groups,
       DefaultValuedAttr<Dist_ReductionKindAttr, "::mlir::dist::ReductionKind::sum">:$reduction);
@@ -601,7 +695,7 @@ def Dist_AllReduceOp : Dist_CollectiveOp<"all_reduce"> {
   }];
 }
 
-def Dist_AllGatherOp : Dist_CollectiveOp<"all_gather"> {
+def Dist_AllGatherOp : Dist_CollectiveOp<"all_gather", [Dist_DataMovement]> {
   let summary = "Concatenates the members' tensors along `dim`, in group order";
   let description = "The result's `dim` is the group size times the operand's.";
   let arguments = (ins Dist_Tensor:$input, Dist_DeviceGroupsAttr:$groups, I64Attr:$dim);
@@ -611,7 +705,8 @@ def Dist_AllGatherOp : Dist_CollectiveOp<"all_gather"> {
   }];
 }
 
-def Dist_ReduceScatterOp : Dist_CollectiveOp<"reduce_scatter"> {
+def Dist_ReduceScatterOp : Dist_CollectiveOp<"reduce_scatter",
+                                              [Dist_FlopsPerElement<1, 0>]> {
   let summary = "Reduces over every group, member i keeps the i-th block along `dim`";
   let arguments = (ins Dist_Tensor:$input, Dist_DeviceGroupsAttr:$groups, I64Attr:$dim,
       DefaultValuedAttr<Dist_ReductionKindAttr, "::mlir::dist::ReductionKind::sum">:$reduction);
@@ -621,7 +716,7 @@ def Dist_ReduceScatterOp : Dist_CollectiveOp<"reduce_scatter"> {
   }];
 }
 
-def Dist_AllToAllOp : Dist_CollectiveOp<"all_to_all"> {
+def Dist_AllToAllOp : Dist_CollectiveOp<"all_to_all", [Dist_DataMovement]> {
   let summary = "Splits along `split_dim`, exchanges, concatenates along `concat_dim`";
   let description = [{
     Member i sends its j-th block along `split_dim` to member j, which
@@ -635,7 +730,7 @@ def Dist_AllToAllOp : Dist_CollectiveOp<"all_to_all"> {
   }];
 }
 
-def Dist_BroadcastOp : Dist_CollectiveOp<"broadcast"> {
+def Dist_BroadcastOp : Dist_CollectiveOp<"broadcast", [Dist_DataMovement]> {
   let summary = "Copies each group's root value to every member of the group";
   let description = [{
     The operand lives on the roots (the device at position `root` of each
@@ -649,7 +744,7 @@ def Dist_BroadcastOp : Dist_CollectiveOp<"broadcast"> {
   }];
 }
 
-def Dist_ScatterOp : Dist_CollectiveOp<"scatter"> {
+def Dist_ScatterOp : Dist_CollectiveOp<"scatter", [Dist_DataMovement]> {
   let summary = "Splits each root's value along `dim` among its group's members";
   let description = [{
     The operand lives on the roots; member i of a group receives the i-th
@@ -663,7 +758,7 @@ def Dist_ScatterOp : Dist_CollectiveOp<"scatter"> {
   }];
 }
 
-def Dist_GatherOp : Dist_CollectiveOp<"gather"> {
+def Dist_GatherOp : Dist_CollectiveOp<"gather", [Dist_DataMovement]> {
   let summary = "Concatenates the members' values along `dim` on each group's root";
   let description = "The result lives on the roots only.";
   let arguments = (ins Dist_Tensor:$input, Dist_DeviceGroupsAttr:$groups,
@@ -674,7 +769,7 @@ def Dist_GatherOp : Dist_CollectiveOp<"gather"> {
   }];
 }
 
-def Dist_ReduceOp : Dist_CollectiveOp<"reduce"> {
+def Dist_ReduceOp : Dist_CollectiveOp<"reduce", [Dist_FlopsPerElement<1, 0>]> {
   let summary = "Reduces over every group onto the group's root";
   let description = "The result lives on the roots only.";
   let arguments = (ins Dist_Tensor:$input, Dist_DeviceGroupsAttr:$groups,

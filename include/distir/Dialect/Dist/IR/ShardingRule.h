@@ -1,6 +1,6 @@
 //===- ShardingRule.h - how a dist op may be split --------------*- C++ -*-===//
 //
-// The einsum-like description behind DistOpInterface::getShardingRule, in the
+// The einsum-like description behind ShardingRuleOpInterface::getShardingRule, in the
 // spirit of upstream MLIR's ShardingInterface (loop iterator types + indexing
 // maps): an op iterates over loops; every operand and result dimension runs
 // over one loop (or none: broadcast dims of size 1, scalars); a loop that

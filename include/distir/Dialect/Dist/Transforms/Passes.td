@@ -43,7 +43,7 @@ def DistPropagateSharding : Pass<"dist-propagate-sharding", "::mlir::ModuleOp"> 
     `dist.sharding_constraint` fixes its result and wishes its operand laid
     out the same, result annotations are wished for the returned values.
     Forward and backward sweeps then choose, for each op with something known,
-    the mesh axes of its loops (DistOpInterface::getShardingRule) that need
+    the mesh axes of its loops (ShardingRuleOpInterface::getShardingRule) that need
     the fewest resharding bytes; ties go to the earliest candidate (greedy
     from operands in order, then from wished results). Arguments nobody
     constrains are replicated. Every op result gets `dist.sharding`
@@ -124,7 +124,7 @@ def DistAutodiff : Pass<"dist-autodiff", "::mlir::ModuleOp"> {
     `dist.role = "parameter"`) and appends the optimizer update. The loss is
     the result with `dist.role = "loss"`, or the only result; it must be a
     floating-point scalar. Ops are walked in reverse; each op's gradient
-    comes from `DistOpInterface::buildGradient`; gradients of values used
+    comes from `GradientOpInterface::buildGradient`; gradients of values used
     more than once are summed with `dist.add`; integer values and values
     that do not depend on a parameter get none. Forward ops get
     `dist.phase = "forward"`, backward ops `"backward"` and the `dist.layer`
