@@ -1,7 +1,7 @@
 //===- DistGradients.cpp - gradient rules of the dist ops -----------------===//
 //
-// GradientOpInterface::buildGradient for every compute and communication op: the
-// vector-Jacobian product of the op, built from ops of the dialect at the
+// GradientOpInterface::buildGradient for every compute and communication op:
+// the vector-Jacobian product of the op, built from ops of the dialect at the
 // builder's insertion point. A rule appends one entry per operand to
 // `operandGradients`, each of the operand's exact type (shape and placement),
 // or null where there is no gradient (integer operands, class weights, the

@@ -1,8 +1,9 @@
 //===- DistKernels.cpp - Reference kernels of the dist compute ops --------===//
 //
-// ExecutableOpInterface::execute for every compute op: reads the op's attributes
-// and calls the matching DistKernels function on one device's local tensors.
-// The semantics live in lib/Kernels; this file only translates attributes.
+// ExecutableOpInterface::execute for every compute op: reads the op's
+// attributes and calls the matching DistKernels function on one device's local
+// tensors. The semantics live in lib/Kernels; this file only translates
+// attributes.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,9 +1,9 @@
 //===- ShardingRule.h - how a dist op may be split --------------*- C++ -*-===//
 //
-// The einsum-like description behind ShardingRuleOpInterface::getShardingRule, in the
-// spirit of upstream MLIR's ShardingInterface (loop iterator types + indexing
-// maps): an op iterates over loops; every operand and result dimension runs
-// over one loop (or none: broadcast dims of size 1, scalars); a loop that
+// The einsum-like description behind ShardingRuleOpInterface::getShardingRule,
+// in the spirit of upstream MLIR's ShardingInterface (loop iterator types +
+// indexing maps): an op iterates over loops; every operand and result dimension
+// runs over one loop (or none: broadcast dims of size 1, scalars); a loop that
 // appears in operands but not in a result is a sum reduction for that result,
 // so splitting it leaves partial sums there. Sharding propagation chooses mesh
 // axes per loop; partitioning derives every operand's and result's local

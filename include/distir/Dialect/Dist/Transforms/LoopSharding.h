@@ -65,8 +65,8 @@ deriveLoopSharding(Operation *op, const ShardingRule &rule,
                    llvm::ArrayRef<const Layout *> operandLayouts,
                    llvm::ArrayRef<Layout> resultLayouts, const Mesh &mesh);
 
-/// The rule of a dist op (ShardingRuleOpInterface::getShardingRule), checked against
-/// the op's operand and result ranks; fails at the op for other ops.
+/// The rule of a dist op (ShardingRuleOpInterface::getShardingRule), checked
+/// against the op's operand and result ranks; fails at the op for other ops.
 FailureOr<ShardingRule> getShardingRule(Operation *op);
 
 } // namespace mlir::dist
