@@ -11,38 +11,6 @@
 namespace distir {
 namespace search {
 
-std::string_view scheduleName(Schedule schedule) {
-  return schedule == Schedule::GPipe ? "gpipe" : "1f1b";
-}
-
-std::optional<Schedule> parseSchedule(std::string_view name) {
-  if (name == "gpipe")
-    return Schedule::GPipe;
-  if (name == "1f1b")
-    return Schedule::OneFOneB;
-  return std::nullopt;
-}
-
-std::string_view recomputeName(Recompute mode) {
-  switch (mode) {
-  case Recompute::None:
-    return "none";
-  case Recompute::Full:
-    return "full";
-  case Recompute::Selective:
-    return "selective";
-  }
-  return "none";
-}
-
-std::optional<Recompute> parseRecompute(std::string_view name) {
-  for (Recompute mode :
-       {Recompute::None, Recompute::Full, Recompute::Selective})
-    if (name == recomputeName(mode))
-      return mode;
-  return std::nullopt;
-}
-
 std::string Configuration::str() const {
   std::ostringstream os;
   os << "dp=" << dp << " tp=" << tp << " pp=" << pp << " mb=" << microbatches;

@@ -16,6 +16,8 @@
 #ifndef DISTIR_SEARCH_SPACE_H
 #define DISTIR_SEARCH_SPACE_H
 
+#include "distir/Dialect/Dist/IR/DistEnums.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -26,22 +28,32 @@
 namespace distir {
 namespace search {
 
-enum class Schedule : uint8_t {
-  /// All forwards of a stage, then all backwards: m microbatches in flight.
-  GPipe,
-  /// pp - stage - 1 warm-up forwards, then one forward / one backward.
-  OneFOneB,
-};
-
-std::string_view scheduleName(Schedule schedule);
-std::optional<Schedule> parseSchedule(std::string_view name);
+/// The per-stage order of the microbatches (DistEnums.td, one definition
+/// with dist-pipeline): GPipe, or OneFOneB (1F1B).
+using Schedule = ::mlir::dist::PipelineSchedule;
 
 /// Activation recomputation, as `--dist-recompute=mode=...` spells it
 /// (docs/recompute.md); None runs no dist-recompute at all.
-enum class Recompute : uint8_t { None, Full, Selective };
+using Recompute = ::mlir::dist::RecomputeMode;
 
-std::string_view recomputeName(Recompute mode);
-std::optional<Recompute> parseRecompute(std::string_view name);
+/// The spellings of DistEnums.td ("gpipe", "1f1b"; "none", "full",
+/// "selective"), as the core's std::string_view.
+inline std::string_view scheduleName(Schedule schedule) {
+  llvm::StringRef name = ::mlir::dist::stringifyPipelineSchedule(schedule);
+  return {name.data(), name.size()};
+}
+inline std::optional<Schedule> parseSchedule(std::string_view name) {
+  return ::mlir::dist::symbolizePipelineSchedule(
+      llvm::StringRef(name.data(), name.size()));
+}
+inline std::string_view recomputeName(Recompute mode) {
+  llvm::StringRef name = ::mlir::dist::stringifyRecomputeMode(mode);
+  return {name.data(), name.size()};
+}
+inline std::optional<Recompute> parseRecompute(std::string_view name) {
+  return ::mlir::dist::symbolizeRecomputeMode(
+      llvm::StringRef(name.data(), name.size()));
+}
 
 struct Configuration {
   int64_t devices = 1;

@@ -26,10 +26,6 @@ namespace search {
 
 namespace {
 
-constexpr llvm::StringLiteral kRoleAttrName =
-    ::mlir::dist::DistDialect::kRoleAttrName;
-constexpr llvm::StringLiteral kPhaseAttrName =
-    ::mlir::dist::DistDialect::kPhaseAttrName;
 /// The unit attribute dist-recompute puts on its clones (docs/recompute.md).
 constexpr llvm::StringLiteral kRecomputedAttrName =
     ::mlir::dist::DistDialect::kRecomputedAttrName;
@@ -134,24 +130,17 @@ static func::FuncOp getBodyFunction(ModuleOp module) {
 
 static int64_t getBatchOf(func::FuncOp func) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttrName);
     auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[i]);
-    if (role && role.getValue() == "data" && type && type.getRank() > 0)
+    if (dist::getArgRole(func, i) == dist::Role::Data && type &&
+        type.getRank() > 0)
       return type.getDimSize(0);
   }
   return 0;
 }
 
-static int64_t getLayer(Operation *op) {
-  if (auto layer =
-          op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName))
-    return std::max<int64_t>(0, layer.getInt());
-  return 0;
-}
-
-static llvm::StringRef getPhase(Operation *op) {
-  auto phase = op->getAttrOfType<StringAttr>(kPhaseAttrName);
-  return phase ? phase.getValue() : llvm::StringRef();
+/// The layer of an op, 0 for ops outside any layer.
+static int64_t getLayerOrZero(Operation *op) {
+  return std::max<int64_t>(0, dist::getLayer(op).value_or(0));
 }
 
 /// Per layer, the bytes per sample of the forward results that backward ops
@@ -160,12 +149,12 @@ static std::vector<double>
 getStashBytesPerSample(func::FuncOp func, int64_t numLayers, double samples) {
   std::vector<double> stash(numLayers, 0.0);
   func.walk([&](dist::DistOpInterface op) {
-    if (getPhase(op) != "forward")
+    if (dist::getPhase(op) != dist::Phase::Forward)
       return;
-    int64_t layer = std::min(getLayer(op), numLayers - 1);
+    int64_t layer = std::min(getLayerOrZero(op), numLayers - 1);
     for (Value result : op->getResults())
       if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return getPhase(user) == "backward";
+            return dist::getPhase(user) == dist::Phase::Backward;
           }))
         stash[layer] +=
             double(dist::detail::getTensorBytes(result.getType())) / samples;
@@ -227,10 +216,9 @@ LogicalResult Worker::rebatchFile(ModuleOp module, int64_t batch,
   // refuses programs whose shapes pin the batch, e.g. in a reshape).
   SmallVector<Type> inputs(func.getArgumentTypes());
   for (BlockArgument arg : func.getArguments()) {
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!role || role.getValue() != "data" || !type || type.getRank() == 0)
+    if (dist::getArgRole(func, arg.getArgNumber()) != dist::Role::Data ||
+        !type || type.getRank() == 0)
       continue;
     SmallVector<int64_t> shape(type.getShape());
     shape[0] = batch;
@@ -338,7 +326,7 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
   facts.name = source.spec;
   int64_t numLayers = 1;
   func.walk([&](Operation *op) {
-    numLayers = std::max(numLayers, getLayer(op) + 1);
+    numLayers = std::max(numLayers, getLayerOrZero(op) + 1);
   });
   facts.layers.resize(numLayers);
   const double samples = double(batch);
@@ -346,7 +334,7 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
   Type elementType;
   for (BlockArgument arg : func.getArguments()) {
     unsigned i = arg.getArgNumber();
-    auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttrName);
+    std::optional<dist::Role> role = dist::getArgRole(func, i);
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!role || !type)
       continue;
@@ -358,17 +346,17 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
       for (Operation *user : arg.getUsers())
         if (!first || user->isBeforeInBlock(first))
           first = user;
-      layer = getLayer(first);
+      layer = getLayerOrZero(first);
     }
-    if (role.getValue() == "parameter") {
+    if (*role == dist::Role::Parameter) {
       facts.layers[layer].parameterBytes += bytes;
       if (!elementType)
         elementType = type.getElementType();
-    } else if (role.getValue() == "optimizer_state") {
+    } else if (*role == dist::Role::OptimizerState) {
       facts.layers[layer].optimizerStateBytes += bytes;
-    } else if (role.getValue() == "data") {
+    } else if (*role == dist::Role::Data) {
       facts.dataBytesPerSample += bytes / std::max<int64_t>(1, batch);
-      auto bound = func.getArgAttr(i, "dist.bound");
+      auto bound = func.getArgAttr(i, dist::DistDialect::kBoundAttrName);
       if (bound && facts.tokensPerSample == 0 && type.getRank() >= 2 &&
           type.getElementType().isInteger()) {
         int64_t tokens = 1;
@@ -385,8 +373,8 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
   // they come from the plain step.
   double modelFlops = 0;
   func.walk([&](dist::DistOpInterface op) {
-    llvm::StringRef phase = getPhase(op);
-    if (phase == "forward" || phase == "backward")
+    std::optional<dist::Phase> phase = dist::getPhase(op);
+    if (phase == dist::Phase::Forward || phase == dist::Phase::Backward)
       modelFlops += op.getFlops();
   });
   facts.modelFlopsPerSample = modelFlops / samples;

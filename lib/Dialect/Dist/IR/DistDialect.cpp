@@ -14,11 +14,13 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <string_view>
+
 using namespace mlir;
 using namespace mlir::dist;
 
+#include "distir/Dialect/Dist/IR/DistAttrEnums.cpp.inc"
 #include "distir/Dialect/Dist/IR/DistDialect.cpp.inc"
-#include "distir/Dialect/Dist/IR/DistEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "distir/Dialect/Dist/IR/DistAttrs.cpp.inc"
@@ -439,8 +441,119 @@ ShardingAttr ShardingAttr::get(MLIRContext *ctx, StringRef mesh,
 }
 
 //===----------------------------------------------------------------------===//
-// Discardable attributes: dist.sharding, dist.name, dist.layer, dist.mesh
+// Discardable attributes: typed access
 //===----------------------------------------------------------------------===//
+
+// The names spelled for argument and result dictionaries are the declared
+// discardable attributes' names.
+static constexpr bool sameName(StringLiteral a, StringLiteral b) {
+  return std::string_view(a.data(), a.size()) ==
+         std::string_view(b.data(), b.size());
+}
+#define DIST_CHECK_ATTR_NAME(constant, helper)                                 \
+  static_assert(                                                               \
+      sameName(DistDialect::constant, DistDialect::helper::getNameStr()),      \
+      #constant " must be the name of " #helper);
+DIST_CHECK_ATTR_NAME(kRoleAttrName, RoleAttrHelper)
+DIST_CHECK_ATTR_NAME(kNameAttrName, NameAttrHelper)
+DIST_CHECK_ATTR_NAME(kBoundAttrName, BoundAttrHelper)
+DIST_CHECK_ATTR_NAME(kShardingAttrName, ShardingAttrHelper)
+DIST_CHECK_ATTR_NAME(kMeshAttrName, MeshAttrHelper)
+DIST_CHECK_ATTR_NAME(kPhaseAttrName, PhaseAttrHelper)
+DIST_CHECK_ATTR_NAME(kLayerAttrName, LayerAttrHelper)
+DIST_CHECK_ATTR_NAME(kStageAttrName, StageAttrHelper)
+DIST_CHECK_ATTR_NAME(kMicrobatchAttrName, MicrobatchAttrHelper)
+DIST_CHECK_ATTR_NAME(kRecomputedAttrName, RecomputedAttrHelper)
+DIST_CHECK_ATTR_NAME(kShardingsAttrName, ShardingsAttrHelper)
+DIST_CHECK_ATTR_NAME(kCostAttrName, CostSAttrHelper)
+#undef DIST_CHECK_ATTR_NAME
+
+std::optional<Role> mlir::dist::getRole(DictionaryAttr attrs) {
+  if (!attrs)
+    return std::nullopt;
+  auto role = attrs.getAs<StringAttr>(DistDialect::kRoleAttrName);
+  return role ? symbolizeRole(role.getValue()) : std::nullopt;
+}
+
+std::optional<Role> mlir::dist::getArgRole(FunctionOpInterface func,
+                                           unsigned index) {
+  return getRole(func.getArgAttrDict(index));
+}
+
+std::optional<Role> mlir::dist::getResultRole(FunctionOpInterface func,
+                                              unsigned index) {
+  return getRole(func.getResultAttrDict(index));
+}
+
+StringAttr mlir::dist::getRoleAttr(MLIRContext *ctx, Role role) {
+  return StringAttr::get(ctx, stringifyRole(role));
+}
+
+NamedAttribute mlir::dist::getRoleNamedAttr(MLIRContext *ctx, Role role) {
+  return NamedAttribute(StringAttr::get(ctx, DistDialect::kRoleAttrName),
+                        getRoleAttr(ctx, role));
+}
+
+void mlir::dist::setArgRole(FunctionOpInterface func, unsigned index,
+                            Role role) {
+  func.setArgAttr(index, DistDialect::kRoleAttrName,
+                  getRoleAttr(func->getContext(), role));
+}
+
+void mlir::dist::setResultRole(FunctionOpInterface func, unsigned index,
+                               Role role) {
+  func.setResultAttr(index, DistDialect::kRoleAttrName,
+                     getRoleAttr(func->getContext(), role));
+}
+
+std::optional<Phase> mlir::dist::getPhase(Operation *op) {
+  auto phase = op->getAttrOfType<StringAttr>(DistDialect::kPhaseAttrName);
+  return phase ? symbolizePhase(phase.getValue()) : std::nullopt;
+}
+
+StringAttr mlir::dist::getPhaseAttr(MLIRContext *ctx, Phase phase) {
+  return StringAttr::get(ctx, stringifyPhase(phase));
+}
+
+void mlir::dist::setPhase(Operation *op, Phase phase) {
+  op->setAttr(DistDialect::kPhaseAttrName,
+              getPhaseAttr(op->getContext(), phase));
+}
+
+static std::optional<int64_t> getIntAttr(Operation *op, StringRef name) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return std::nullopt;
+}
+
+std::optional<int64_t> mlir::dist::getLayer(Operation *op) {
+  return getIntAttr(op, DistDialect::kLayerAttrName);
+}
+
+std::optional<int64_t> mlir::dist::getStage(Operation *op) {
+  return getIntAttr(op, DistDialect::kStageAttrName);
+}
+
+std::optional<int64_t> mlir::dist::getMicrobatch(Operation *op) {
+  return getIntAttr(op, DistDialect::kMicrobatchAttrName);
+}
+
+//===----------------------------------------------------------------------===//
+// Discardable attributes: verification
+//===----------------------------------------------------------------------===//
+
+/// `"a", "b", ... <last> "z"`: the spellings of an enum's cases, for
+/// diagnostics that list what a vocabulary attribute accepts.
+template <typename Enum>
+static std::string quotedCases(unsigned maxValue, StringRef lastSeparator) {
+  std::string text;
+  for (unsigned value = 0; value <= maxValue; ++value) {
+    if (value > 0)
+      text += value == maxValue ? lastSeparator.str() : ", ";
+    text += "\"" + stringifyEnum(static_cast<Enum>(value)).str() + "\"";
+  }
+  return text;
+}
 
 /// Finds the mesh `name` visible from `from`, reporting at `from` otherwise.
 static FailureOr<MeshOp> lookupMesh(Operation *from, FlatSymbolRefAttr name) {
@@ -510,15 +623,9 @@ static LogicalResult verifyValueAttribute(Operation *op, Type type,
   }
   if (name == DistDialect::kRoleAttrName) {
     auto role = dyn_cast<StringAttr>(attr.getValue());
-    if (!role || !llvm::is_contained({"parameter", "data", "optimizer_state",
-                                      "loss", "gradient", "updated_parameter",
-                                      "updated_optimizer_state", "output"},
-                                     role.getValue()))
-      return op->emitError() << what << ": '" << name
-                             << "' must be one of \"parameter\", \"data\", "
-                                "\"optimizer_state\", \"loss\", \"gradient\", "
-                                "\"updated_parameter\", "
-                                "\"updated_optimizer_state\", \"output\"";
+    if (!role || !symbolizeRole(role.getValue()))
+      return op->emitError() << what << ": '" << name << "' must be one of "
+                             << quotedCases<Role>(getMaxEnumValForRole(), ", ");
     return success();
   }
   if (name == DistDialect::kBoundAttrName) {
@@ -614,11 +721,10 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kPhaseAttrName) {
     auto phase = dyn_cast<StringAttr>(attr.getValue());
-    if (!phase || !llvm::is_contained({"forward", "backward", "optimizer"},
-                                      phase.getValue()))
+    if (!phase || !symbolizePhase(phase.getValue()))
       return op->emitError()
-             << "'" << name
-             << "' must be \"forward\", \"backward\" or \"optimizer\"";
+             << "'" << name << "' must be "
+             << quotedCases<Phase>(getMaxEnumValForPhase(), " or ");
     return success();
   }
   if (name == kShardingAttrName) {

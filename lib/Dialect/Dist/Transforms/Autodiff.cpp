@@ -31,8 +31,6 @@ constexpr llvm::StringLiteral kRoleAttrName =
 constexpr llvm::StringLiteral kPhaseAttrName =
     ::mlir::dist::DistDialect::kPhaseAttrName;
 
-enum class Optimizer { Sgd, Adam, None };
-
 struct TrainingOptions {
   Optimizer optimizer = Optimizer::Sgd;
   double learningRate = 0.01;
@@ -542,11 +540,7 @@ struct AutodiffPass : public mlir::dist::impl::DistAutodiffBase<AutodiffPass> {
 
   FailureOr<TrainingOptions> parseOptions(ModuleOp module) {
     TrainingOptions training;
-    auto kind = llvm::StringSwitch<std::optional<Optimizer>>(optimizer)
-                    .Case("sgd", Optimizer::Sgd)
-                    .Case("adam", Optimizer::Adam)
-                    .Case("none", Optimizer::None)
-                    .Default(std::nullopt);
+    std::optional<Optimizer> kind = symbolizeOptimizer(optimizer);
     if (!kind)
       return module.emitError(
                  "dist-autodiff: optimizer must be sgd, adam or none, got '")

@@ -349,7 +349,7 @@ LogicalResult PipelineSplitter::classifyAndSplit() {
       }
       operandStates.push_back(state);
     }
-    Phase phase = getPhase(op);
+    Phase phase = getPhaseOrForward(op);
     if (phase == Phase::Optimizer || usesEpilogue) {
       opClass[index] = OpClass::Epilogue;
       continue;

@@ -56,7 +56,7 @@ using namespace mlir::dist::pipeline;
 FailureOr<PipelineOptions>
 mlir::dist::getPipelineOptions(Location loc, int64_t numStages,
                                int64_t numMicrobatches, StringRef schedule) {
-  std::optional<PipelineSchedule> parsed = parsePipelineSchedule(schedule);
+  std::optional<PipelineSchedule> parsed = symbolizePipelineSchedule(schedule);
   if (!parsed)
     return mlir::emitError(loc) << "unknown pipeline schedule '" << schedule
                                 << "' (expected gpipe or 1f1b)";

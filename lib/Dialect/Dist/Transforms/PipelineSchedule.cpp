@@ -28,19 +28,6 @@
 using namespace mlir;
 using namespace mlir::dist;
 
-std::optional<PipelineSchedule>
-mlir::dist::parsePipelineSchedule(StringRef name) {
-  if (name == "gpipe")
-    return PipelineSchedule::GPipe;
-  if (name == "1f1b")
-    return PipelineSchedule::OneFOneB;
-  return std::nullopt;
-}
-
-StringRef mlir::dist::stringifyPipelineSchedule(PipelineSchedule schedule) {
-  return schedule == PipelineSchedule::GPipe ? "gpipe" : "1f1b";
-}
-
 SmallVector<PipelineStep>
 mlir::dist::getStageSchedule(PipelineSchedule schedule, int64_t numStages,
                              int64_t stage, int64_t numMicrobatches) {

@@ -17,17 +17,9 @@
 
 namespace mlir::dist::pipeline {
 
-enum class Phase : uint8_t { Forward, Backward, Optimizer };
-
-inline Phase getPhase(Operation *op) {
-  auto phase = op->getAttrOfType<StringAttr>("dist.phase");
-  if (!phase)
-    return Phase::Forward;
-  if (phase.getValue() == "backward")
-    return Phase::Backward;
-  if (phase.getValue() == "optimizer")
-    return Phase::Optimizer;
-  return Phase::Forward;
+/// The phase of an op; ops without one (before dist-autodiff) are forward.
+inline Phase getPhaseOrForward(Operation *op) {
+  return getPhase(op).value_or(Phase::Forward);
 }
 
 /// An error at the op's location without the op dump that

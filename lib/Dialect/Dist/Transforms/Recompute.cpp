@@ -38,12 +38,6 @@ bool hasPhase(Operation *op, StringRef phase) {
   return attr && attr.getValue() == phase;
 }
 
-std::optional<int64_t> getLayer(Operation *op) {
-  if (auto layer = op->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName))
-    return layer.getInt();
-  return std::nullopt;
-}
-
 /// Forward ops whose results may be recomputed together, and the layer whose
 /// backward pass receives the clones.
 struct RecomputeGroup {

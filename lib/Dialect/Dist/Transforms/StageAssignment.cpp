@@ -125,7 +125,7 @@ private:
   bool isForwardProducer(Value value) const {
     std::optional<unsigned> producer = producerIndex(value);
     return producer && !isConstant(*producer) &&
-           getPhase(ops[*producer]) == Phase::Forward;
+           getPhaseOrForward(ops[*producer]) == Phase::Forward;
   }
   /// The earliest stage of the users of op `index` that have one, or -1.
   int64_t stageFromUsers(unsigned index) const;
@@ -145,12 +145,6 @@ private:
 };
 
 } // namespace
-
-static std::optional<int64_t> getLayer(Operation *op) {
-  if (auto layer = op->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName))
-    return layer.getInt();
-  return std::nullopt;
-}
 
 LogicalResult StageAssigner::run() {
   if (failed(collectOps()) || failed(cutIntoStages()))
@@ -221,7 +215,7 @@ LogicalResult StageAssigner::cutIntoStages() {
   SmallVector<unsigned> forward;
   SmallVector<double> costs;
   for (auto [index, op] : llvm::enumerate(ops))
-    if (!isConstant(index) && getPhase(op) == Phase::Forward) {
+    if (!isConstant(index) && getPhaseOrForward(op) == Phase::Forward) {
       forward.push_back(index);
       costs.push_back(getOpCost(op));
     }
@@ -257,7 +251,7 @@ void StageAssigner::getForwardUseStages(
     Value value, SmallVectorImpl<int64_t> &stages) const {
   for (Operation *user : value.getUsers()) {
     auto it = indexOf.find(user);
-    if (it == indexOf.end() || getPhase(user) != Phase::Forward ||
+    if (it == indexOf.end() || getPhaseOrForward(user) != Phase::Forward ||
         stageOf[it->second] < 0)
       continue;
     stages.push_back(stageOf[it->second]);
@@ -266,7 +260,7 @@ void StageAssigner::getForwardUseStages(
 
 void StageAssigner::assignForwardOps() {
   for (auto [index, op] : llvm::enumerate(ops)) {
-    if (isConstant(index) || getPhase(op) != Phase::Forward)
+    if (isConstant(index) || getPhaseOrForward(op) != Phase::Forward)
       continue;
     if (std::optional<int64_t> layer = getLayer(op)) {
       stageOf[index] = layerStage.lookup(*layer);
@@ -280,14 +274,14 @@ void StageAssigner::assignForwardOps() {
   }
   for (int64_t index = ops.size() - 1; index >= 0; --index)
     if (stageOf[index] < 0 && !isConstant(index) &&
-        getPhase(ops[index]) == Phase::Forward)
+        getPhaseOrForward(ops[index]) == Phase::Forward)
       stageOf[index] = stageFromUsers(index);
 }
 
 void StageAssigner::assignBackwardOps() {
   SmallVector<int64_t> available, candidates;
   for (auto [index, op] : llvm::enumerate(ops)) {
-    if (isConstant(index) || getPhase(op) == Phase::Forward)
+    if (isConstant(index) || getPhaseOrForward(op) == Phase::Forward)
       continue;
     if (std::optional<int64_t> layer = getLayer(op)) {
       stageOf[index] = layerStage.lookup(*layer);

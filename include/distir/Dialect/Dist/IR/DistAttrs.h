@@ -7,7 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 
-#include "distir/Dialect/Dist/IR/DistEnums.h.inc"
+#include "distir/Dialect/Dist/IR/DistAttrEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "distir/Dialect/Dist/IR/DistAttrs.h.inc"

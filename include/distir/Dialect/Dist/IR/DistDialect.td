@@ -24,16 +24,46 @@ def Dist_Dialect : Dialect {
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
   let hasOperationAttrVerify = 1;
+  // The discardable attributes the dialect understands, with their storage.
+  // Role and phase print as strings; getRole/getPhase (DistDialect.h) parse
+  // them to the enums of DistEnums.td. The generated <Name>AttrHelper gives
+  // each its name and typed access on ops.
+  let discardableAttrs = (ins
+    // On function arguments and results.
+    "::mlir::StringAttr":$role,
+    "::mlir::StringAttr":$name,
+    "::mlir::IntegerAttr":$bound,
+    "::mlir::dist::ShardingAttr":$sharding,
+    // On functions.
+    "::mlir::FlatSymbolRefAttr":$mesh,
+    // On ops.
+    "::mlir::StringAttr":$phase,
+    "::mlir::IntegerAttr":$layer,
+    "::mlir::IntegerAttr":$stage,
+    "::mlir::IntegerAttr":$microbatch,
+    "::mlir::UnitAttr":$recomputed,
+    "::mlir::ArrayAttr":$shardings,
+    "::mlir::FloatAttr":$cost_s
+  );
   let extraClassDeclaration = [{
-    /// Names of the discardable attributes the dialect understands.
-    static constexpr ::llvm::StringLiteral kShardingAttrName = "dist.sharding";
-    static constexpr ::llvm::StringLiteral kNameAttrName = "dist.name";
-    static constexpr ::llvm::StringLiteral kLayerAttrName = "dist.layer";
-    static constexpr ::llvm::StringLiteral kMeshAttrName = "dist.mesh";
+    /// Names of the discardable attributes, for dictionaries of function
+    /// arguments and results (the helpers above only reach op attributes).
+    /// DistDialect.cpp checks that they equal the helpers' names.
     static constexpr ::llvm::StringLiteral kRoleAttrName = "dist.role";
-    static constexpr ::llvm::StringLiteral kPhaseAttrName = "dist.phase";
+    static constexpr ::llvm::StringLiteral kNameAttrName = "dist.name";
     static constexpr ::llvm::StringLiteral kBoundAttrName = "dist.bound";
-    static constexpr ::llvm::StringLiteral kRecomputedAttrName = "dist.recomputed";
+    static constexpr ::llvm::StringLiteral kShardingAttrName = "dist.sharding";
+    static constexpr ::llvm::StringLiteral kMeshAttrName = "dist.mesh";
+    static constexpr ::llvm::StringLiteral kPhaseAttrName = "dist.phase";
+    static constexpr ::llvm::StringLiteral kLayerAttrName = "dist.layer";
+    static constexpr ::llvm::StringLiteral kStageAttrName = "dist.stage";
+    static constexpr ::llvm::StringLiteral kMicrobatchAttrName =
+        "dist.microbatch";
+    static constexpr ::llvm::StringLiteral kRecomputedAttrName =
+        "dist.recomputed";
+    static constexpr ::llvm::StringLiteral kShardingsAttrName =
+        "dist.shardings";
+    static constexpr ::llvm::StringLiteral kCostAttrName = "dist.cost_s";
   }];
 }
 

@@ -43,16 +43,8 @@ inline constexpr llvm::StringLiteral kStageAttrName = "dist.stage";
 /// per step: optimizer updates, accumulation results, parameter-only ops).
 inline constexpr llvm::StringLiteral kMicrobatchAttrName = "dist.microbatch";
 
-enum class PipelineSchedule {
-  /// All forwards of the stage, then all backwards (GPipe).
-  GPipe,
-  /// pp - stage - 1 warm-up forwards, then one forward / one backward, then
-  /// the remaining backwards (PipeDream-Flush, Megatron-LM's default).
-  OneFOneB,
-};
-
-std::optional<PipelineSchedule> parsePipelineSchedule(llvm::StringRef name);
-llvm::StringRef stringifyPipelineSchedule(PipelineSchedule schedule);
+// PipelineSchedule, symbolizePipelineSchedule and stringifyPipelineSchedule
+// come from DistEnums.td (one definition with the search).
 
 /// One unit of a stage's schedule: the forward or the backward of a
 /// microbatch.

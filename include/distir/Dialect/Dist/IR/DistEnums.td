@@ -1,0 +1,84 @@
+//===- DistEnums.td - the dist dialect's vocabulary -----------*- tablegen -*-===//
+//
+// The closed sets of words distir's passes, tools and search share: what a
+// function argument is (`dist.role`), which part of a training step an op
+// belongs to (`dist.phase`), and the choices of dist-autodiff, dist-pipeline
+// and dist-recompute. In the IR they print as strings (`dist.role =
+// "parameter"`); in C++ they are these enums, parsed in one place
+// (symbolize<Enum>) and spelled in one place (stringify<Enum>).
+//
+// `-gen-enum-decls` of this file is plain C++ over llvm/ADT (StringRef,
+// DenseMapInfo): the MLIR-free search core includes it through
+// DistEnums.h and links the DistEnums library, not libMLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_DIALECT_DIST_DISTENUMS_TD
+#define DISTIR_DIALECT_DIST_DISTENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+class Dist_Enum<string name, string summary, list<I32EnumCase> cases>
+    : I32Enum<name, summary, cases> {
+  let cppNamespace = "::mlir::dist";
+}
+
+def Dist_Role : Dist_Enum<"Role", "what a function argument or result is", [
+    I32EnumCase<"Parameter", 0, "parameter">,
+    I32EnumCase<"Data", 1, "data">,
+    I32EnumCase<"OptimizerState", 2, "optimizer_state">,
+    I32EnumCase<"Loss", 3, "loss">,
+    I32EnumCase<"Gradient", 4, "gradient">,
+    I32EnumCase<"UpdatedParameter", 5, "updated_parameter">,
+    I32EnumCase<"UpdatedOptimizerState", 6, "updated_optimizer_state">,
+    I32EnumCase<"Output", 7, "output">]> {
+  let description = [{
+    The value of `dist.role` on a function argument or result: parameters,
+    data and optimizer state come in; the loss, gradients, updated parameters
+    and optimizer state and other outputs go out.
+  }];
+}
+
+def Dist_Phase : Dist_Enum<"Phase", "the part of a training step an op belongs to", [
+    I32EnumCase<"Forward", 0, "forward">,
+    I32EnumCase<"Backward", 1, "backward">,
+    I32EnumCase<"Optimizer", 2, "optimizer">]> {
+  let description = [{
+    The value of `dist.phase` on an op, as dist-autodiff stamps it.
+  }];
+}
+
+def Dist_PipelineSchedule : Dist_Enum<"PipelineSchedule",
+    "the order in which a pipeline stage runs its microbatches", [
+    I32EnumCase<"GPipe", 0, "gpipe">,
+    I32EnumCase<"OneFOneB", 1, "1f1b">]> {
+  let description = [{
+    `gpipe`: all forwards of the stage, then all backwards. `1f1b`:
+    pp - stage - 1 warm-up forwards, then one forward / one backward, then the
+    remaining backwards (PipeDream-Flush, Megatron-LM's default).
+  }];
+}
+
+def Dist_RecomputeMode : Dist_Enum<"RecomputeMode",
+    "which activations a training step recomputes", [
+    I32EnumCase<"None", 0, "none">,
+    I32EnumCase<"Full", 1, "full">,
+    I32EnumCase<"Selective", 2, "selective">]> {
+  let description = [{
+    `none`: keep every activation; `full`: recompute each layer's forward
+    before its backward; `selective`: recompute only the attention core
+    (docs/recompute.md).
+  }];
+}
+
+def Dist_Optimizer : Dist_Enum<"Optimizer", "the update a training step applies", [
+    I32EnumCase<"Sgd", 0, "sgd">,
+    I32EnumCase<"Adam", 1, "adam">,
+    I32EnumCase<"None", 2, "none">]> {
+  let description = [{
+    The optimizer dist-autodiff appends: `sgd`, `adam`, or `none` (the step
+    returns the gradients).
+  }];
+}
+
+#endif // DISTIR_DIALECT_DIST_DISTENUMS_TD
