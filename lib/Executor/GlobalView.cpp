@@ -31,7 +31,7 @@ LogicalResult getGlobalLayout(func::FuncOp func, Type type,
   if (attributes) {
     if (auto name = attributes.getAs<StringAttr>(DistDialect::kNameAttrName))
       layout.name = name.getValue().str();
-    if (auto bound = attributes.getAs<IntegerAttr>("dist.bound"))
+    if (auto bound = attributes.getAs<IntegerAttr>(DistDialect::kBoundAttrName))
       layout.bound = bound.getInt();
   }
   if (Status status =

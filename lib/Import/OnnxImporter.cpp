@@ -833,9 +833,9 @@ LogicalResult GraphImporter::finish(const onnx::GraphProto &graph) {
     unsigned i = arg.getArgNumber();
     const std::string &name = argumentNames.lookup(arg);
     func.setArgAttr(i, dist::DistDialect::kNameAttrName, b.getStringAttr(name));
-    func.setArgAttr(
-        i, "dist.role",
-        b.getStringAttr(i < remainingParameters ? "parameter" : "data"));
+    dist::setArgRole(func, i,
+                     i < remainingParameters ? dist::Role::Parameter
+                                             : dist::Role::Data);
     // Integer data that indexes something: dist-run draws random inputs
     // below this bound.
     std::optional<int64_t> bound;
@@ -857,7 +857,8 @@ LogicalResult GraphImporter::finish(const onnx::GraphProto &graph) {
     }
     if (bound && getElementTypeOrSelf(arg.getType()).isInteger() &&
         !getElementTypeOrSelf(arg.getType()).isInteger(1))
-      func.setArgAttr(i, "dist.bound", b.getI64IntegerAttr(*bound));
+      func.setArgAttr(i, dist::DistDialect::kBoundAttrName,
+                      b.getI64IntegerAttr(*bound));
   }
   for (auto [i, output] : llvm::enumerate(graph.output())) {
     func.setResultAttr(i, dist::DistDialect::kNameAttrName,
@@ -865,8 +866,8 @@ LogicalResult GraphImporter::finish(const onnx::GraphProto &graph) {
     bool isLoss =
         producerOpType.lookup(output.name()) == "SoftmaxCrossEntropyLoss" &&
         getTensorType(results[i]).getRank() == 0;
-    func.setResultAttr(i, "dist.role",
-                       b.getStringAttr(isLoss ? "loss" : "output"));
+    dist::setResultRole(func, i,
+                        isLoss ? dist::Role::Loss : dist::Role::Output);
   }
   return success();
 }

@@ -202,24 +202,25 @@ public:
   }
 
   /// Declares an argument; returns its index.
-  unsigned declare(llvm::StringRef name, llvm::StringRef role,
-                   ArrayRef<int64_t> shape, Type type = {},
+  unsigned declare(llvm::StringRef name, Role role, ArrayRef<int64_t> shape,
+                   Type type = {},
                    std::optional<int64_t> bound = std::nullopt) {
     MLIRContext *ctx = builder.getContext();
     argTypes.push_back(RankedTensorType::get(shape, type ? type : elementType));
     SmallVector<NamedAttribute> attrs = {
         builder.getNamedAttr(DistDialect::kNameAttrName,
                              builder.getStringAttr(name)),
-        builder.getNamedAttr("dist.role", builder.getStringAttr(role))};
+        getRoleNamedAttr(ctx, role)};
     if (bound)
       attrs.push_back(builder.getNamedAttr(
-          "dist.bound", IntegerAttr::get(IntegerType::get(ctx, 64), *bound)));
+          DistDialect::kBoundAttrName,
+          IntegerAttr::get(IntegerType::get(ctx, 64), *bound)));
     argAttrs.push_back(DictionaryAttr::get(ctx, attrs));
     return argTypes.size() - 1;
   }
 
   unsigned parameter(llvm::StringRef name, ArrayRef<int64_t> shape) {
-    return declare(name, "parameter", shape);
+    return declare(name, Role::Parameter, shape);
   }
 
   /// Creates the function with a scalar loss result and an entry block, and
@@ -234,8 +235,7 @@ public:
         0, DictionaryAttr::get(
                ctx, {builder.getNamedAttr(DistDialect::kNameAttrName,
                                           builder.getStringAttr("loss")),
-                     builder.getNamedAttr("dist.role",
-                                          builder.getStringAttr("loss"))}));
+                     getRoleNamedAttr(ctx, Role::Loss)}));
     Block *entry = func.addEntryBlock();
     builder.setInsertionPointToStart(entry);
     builder.setListener(&stamp);
@@ -297,8 +297,8 @@ FailureOr<func::FuncOp> distir::models::buildMlp(ModuleOp module,
   for (int64_t i = 0; i < l; ++i)
     weights.push_back(fb.parameter("layers." + std::to_string(i) + ".weight",
                                    {i == 0 ? d : h, h}));
-  unsigned input = fb.declare("input", "data", {b, d});
-  unsigned target = fb.declare("target", "data", {b, h});
+  unsigned input = fb.declare("input", Role::Data, {b, d});
+  unsigned target = fb.declare("target", Role::Data, {b, h});
 
   func::FuncOp func =
       fb.begin(config.functionName, nameLoc(ctx, config.functionName));
@@ -357,8 +357,8 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
   unsigned finalLnBias = fb.parameter("final_ln.bias", {h});
   unsigned lmHead = fb.parameter("lm_head.weight", {h, v});
   Type i64 = IntegerType::get(ctx, 64);
-  unsigned tokens = fb.declare("tokens", "data", {b, s}, i64, v);
-  unsigned labels = fb.declare("labels", "data", {b, s}, i64, v);
+  unsigned tokens = fb.declare("tokens", Role::Data, {b, s}, i64, v);
+  unsigned labels = fb.declare("labels", Role::Data, {b, s}, i64, v);
 
   func::FuncOp func =
       fb.begin(config.functionName, nameLoc(ctx, config.functionName));

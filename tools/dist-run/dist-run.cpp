@@ -56,8 +56,8 @@ cl::list<std::string>
                cl::value_desc("NAME=file.npy"), cl::cat(category));
 cl::opt<std::string> weightsFile(
     "weights",
-    cl::desc("ONNX model whose initializers are the arguments of the same "
-             "dist.name (those without --input)"),
+    cl::desc("ONNX model whose initializers are the arguments of the "
+             "same dist.name (those without --input)"),
     cl::value_desc("model.onnx"), cl::cat(category));
 cl::opt<std::string>
     outputDir("output-dir",

@@ -38,10 +38,12 @@
 namespace mlir::dist {
 
 /// Op attribute: the pipeline stage (an index) an op runs on.
-inline constexpr llvm::StringLiteral kStageAttrName = "dist.stage";
+inline constexpr llvm::StringLiteral kStageAttrName =
+    DistDialect::kStageAttrName;
 /// Op attribute: the microbatch an op works on (absent on ops that run once
 /// per step: optimizer updates, accumulation results, parameter-only ops).
-inline constexpr llvm::StringLiteral kMicrobatchAttrName = "dist.microbatch";
+inline constexpr llvm::StringLiteral kMicrobatchAttrName =
+    DistDialect::kMicrobatchAttrName;
 
 // PipelineSchedule, symbolizePipelineSchedule and stringifyPipelineSchedule
 // come from DistEnums.td (one definition with the search).
