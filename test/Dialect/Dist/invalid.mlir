@@ -325,6 +325,66 @@ func.func @pad(%a: tensor<4x3xf32>) {
 
 // -----
 
+// Sizes that would wrap 64-bit integers are refused, not wrapped.
+
+func.func @pad_overflow(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'dist.pad' op padded size of dimension 0 overflows int64}}
+  %0 = dist.pad %a {low = array<i64: 9223372036854775807>, high = array<i64: 9223372036854775807>, interior = array<i64: 0>} : (tensor<4xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @pad_interior_overflow(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'dist.pad' op padded size of dimension 0 overflows int64}}
+  %0 = dist.pad %a {low = array<i64: 0>, high = array<i64: 0>, interior = array<i64: 4611686018427387904>} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @split_overflow(%a: tensor<2xf32>) {
+  // expected-error@+1 {{'dist.split' op sum of split sizes overflows int64}}
+  %0:3 = dist.split %a {axis = 0, sizes = array<i64: 9223372036854775807, 9223372036854775807, 4>} : (tensor<2xf32>) -> (tensor<9223372036854775807xf32>, tensor<9223372036854775807xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @concat_overflow(%a: tensor<9223372036854775807xf32>, %b: tensor<2xf32>) {
+  // expected-error@+1 {{'dist.concat' op concatenated dimension 0 overflows int64}}
+  %0 = dist.concat %a, %b {axis = 0} : (tensor<9223372036854775807xf32>, tensor<2xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+func.func @slice_huge_stride(%a: tensor<4xf32>) {
+  // A stride of 2^63-1 takes one element: the verifier computes 1, not a
+  // wrapped size.
+  // expected-error@+1 {{'dist.slice' op inferred type(s) 'tensor<1xf32>' are incompatible with return type(s) of operation 'tensor<0xf32>'}}
+  %0 = dist.slice %a {starts = array<i64: 0>, limits = array<i64: 4>, strides = array<i64: 9223372036854775807>} : (tensor<4xf32>) -> tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_overflow(%a: tensor<4xf32>) {
+  // expected-error@+1 {{'dist.reshape' op element count of shape [4294967296, 4294967296] overflows int64}}
+  %0 = dist.reshape %a {shape = array<i64: 4294967296, 4294967296>} : (tensor<4xf32>) -> tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+func.func @conv_pads_overflow(%x: tensor<1x1x8xf32>, %w: tensor<1x1x3xf32>) {
+  // expected-error@+1 {{'dist.conv' op window of spatial dimension 0 overflows int64}}
+  %0 = dist.conv %x, %w {strides = array<i64: 1>, pads = array<i64: 9223372036854775807, 9223372036854775807>, dilations = array<i64: 1>, group = 1} : (tensor<1x1x8xf32>, tensor<1x1x3xf32>) -> tensor<1x1x8xf32>
+  return
+}
+
+// -----
+
 func.func @take(%a: tensor<4x3xf32>, %i: tensor<2xi64>) {
   // expected-error@+1 {{axis 2 is out of range for rank 2}}
   %0 = dist.take %a, %i {axis = 2} : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Dialect/Dist/IR/DistOps.h"
+#include "distir/ShapeInference/ShapeRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -24,6 +25,7 @@
 
 using namespace mlir;
 using namespace mlir::dist;
+namespace shapes = distir::shapes;
 
 namespace {
 
@@ -104,15 +106,11 @@ LogicalResult unsupported(Operation *op) {
                          "of this op is not supported)");
 }
 
-int64_t normalizedAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
-}
-
 /// Shape of a reduction's result with the reduced axes kept as size 1.
 SmallVector<int64_t> keptShape(RankedTensorType input, ArrayRef<int64_t> axes) {
   SmallVector<int64_t> shape(input.getShape());
   for (int64_t axis : axes)
-    shape[normalizedAxis(axis, input.getRank())] = 1;
+    shape[shapes::normalizeVerifiedAxis(axis, input.getRank())] = 1;
   return shape;
 }
 
@@ -127,7 +125,8 @@ Value spreadOverAxes(OpBuilder &builder, Location loc, Value grad,
 double countOverAxes(RankedTensorType input, ArrayRef<int64_t> axes) {
   double count = 1;
   for (int64_t axis : axes)
-    count *= input.getDimSize(normalizedAxis(axis, input.getRank()));
+    count *=
+        input.getDimSize(shapes::normalizeVerifiedAxis(axis, input.getRank()));
   return count;
 }
 
@@ -488,7 +487,8 @@ ConcatOp::buildGradient(OpBuilder &builder, ArrayRef<Value> resultGradients,
                         SmallVectorImpl<Value> &operandGradients) {
   if (!isFloatTensor(getResult()))
     return setGradients(operandGradients, SmallVector<Value>(getNumOperands()));
-  int64_t axis = normalizedAxis((int64_t)getAxis(), getType().getRank());
+  int64_t axis =
+      shapes::normalizeVerifiedAxis((int64_t)getAxis(), getType().getRank());
   SmallVector<int64_t> sizes;
   for (Value input : getInputs())
     sizes.push_back(tensorType(input).getDimSize(axis));
@@ -584,7 +584,8 @@ LogicalResult TakeOp::buildGradient(OpBuilder &builder,
                                     ArrayRef<Value> resultGradients,
                                     SmallVectorImpl<Value> &operandGradients) {
   RankedTensorType input = getInput().getType();
-  int64_t axis = normalizedAxis((int64_t)getAxis(), input.getRank());
+  int64_t axis =
+      shapes::normalizeVerifiedAxis((int64_t)getAxis(), input.getRank());
   return setGradients(operandGradients,
                       {ifFloat(getInput(),
                                [&] {

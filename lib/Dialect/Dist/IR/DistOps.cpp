@@ -8,6 +8,7 @@
 
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Dialect/Dist/IR/Mesh.h"
+#include "distir/ShapeInference/ShapeRules.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -19,6 +20,7 @@
 
 using namespace mlir;
 using namespace mlir::dist;
+namespace shapes = distir::shapes;
 
 #include "distir/Dialect/Dist/IR/DistInterfaces.cpp.inc"
 
@@ -128,41 +130,34 @@ static RankedTensorType makeTensor(ArrayRef<int64_t> shape, Type elementType,
 
 static bool isDynamic(int64_t dim) { return ShapedType::isDynamic(dim); }
 
-/// Normalizes a possibly negative axis of a rank-`rank` tensor (`rank + 1`
-/// positions when `allowEnd`); fails with a message naming `what`.
-static FailureOr<int64_t> normalizeAxis(const Inference &inf, int64_t axis,
-                                        int64_t rank, StringRef what = "axis") {
-  if (axis < -rank || axis >= rank)
-    return inf.error(what, " ", axis, " is out of range for rank ", rank);
-  return axis < 0 ? axis + rank : axis;
+/// The value of a shape rule, or its error reported as the op's.
+template <typename T>
+static FailureOr<T> check(const Inference &inf, distir::StatusOr<T> result) {
+  if (!result.ok())
+    return inf.error(result.message());
+  return std::move(*result);
 }
 
-/// NumPy broadcasting of two shapes (aligned on the right).
-static FailureOr<SmallVector<int64_t>> broadcastShapes(const Inference &inf,
-                                                       ArrayRef<int64_t> a,
-                                                       ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da == db)
-      result[i] = da;
-    else if (da == 1)
-      result[i] = db;
-    else if (db == 1)
-      result[i] = da;
-    else if (isDynamic(da))
-      result[i] = db;
-    else if (isDynamic(db))
-      result[i] = da;
-    else
-      return inf.error("cannot broadcast shapes [",
-                       llvm::make_range(a.begin(), a.end()), "] and [",
-                       llvm::make_range(b.begin(), b.end()), "]: dimension ", i,
-                       " is ", da, " vs ", db);
-  }
-  return result;
+static FailureOr<int64_t> normalizeAxis(const Inference &inf, int64_t axis,
+                                        int64_t rank,
+                                        const char *what = "axis") {
+  return check(inf, shapes::normalizeAxis(axis, rank, what));
+}
+
+static FailureOr<shapes::Shape> broadcastShapes(const Inference &inf,
+                                                ArrayRef<int64_t> a,
+                                                ArrayRef<int64_t> b) {
+  return check(inf, shapes::broadcastShapes(a, b));
+}
+
+/// Names a shape rule's operands by their types, as diagnostics print them.
+static shapes::OperandNamer namedByType(SmallVector<Type> types) {
+  return [types = std::move(types)](size_t i) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << '\'' << types[i] << '\'';
+    return text;
+  };
 }
 
 static LogicalResult sameElementType(const Inference &inf, Type a, Type b,
@@ -180,17 +175,6 @@ static LogicalResult sameShape(const Inference &inf, RankedTensorType a,
   return success();
 }
 
-/// Element count of a static shape, or -1 when a dimension is dynamic.
-static int64_t staticElementCount(ArrayRef<int64_t> shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape) {
-    if (isDynamic(dim))
-      return -1;
-    count *= dim;
-  }
-  return count;
-}
-
 #define INFER_CONTEXT(OP)                                                      \
   Inference inf{location, OP::getOperationName()};                             \
   (void)inf;                                                                   \
@@ -200,52 +184,12 @@ static int64_t staticElementCount(ArrayRef<int64_t> shape) {
 // Matmul
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct MatmulDims {
-  SmallVector<int64_t> batch;
-  int64_t m, n, k;
-};
-} // namespace
-
-static FailureOr<MatmulDims>
-getMatmulDims(const Inference &inf, RankedTensorType lhs, RankedTensorType rhs,
-              bool transA, bool transB, SmallVectorImpl<int64_t> *resultShape) {
-  if (lhs.getRank() == 0 || rhs.getRank() == 0)
-    return inf.error("operands must have rank >= 1");
-  if ((transA && lhs.getRank() < 2) || (transB && rhs.getRank() < 2))
-    return inf.error("transposed operands must have rank >= 2");
-  SmallVector<int64_t> a(lhs.getShape()), b(rhs.getShape());
-  bool lhsVector = a.size() == 1, rhsVector = b.size() == 1;
-  if (lhsVector)
-    a.insert(a.begin(), 1);
-  if (rhsVector)
-    b.push_back(1);
-  if (transA)
-    std::swap(a[a.size() - 1], a[a.size() - 2]);
-  if (transB)
-    std::swap(b[b.size() - 1], b[b.size() - 2]);
-  MatmulDims dims;
-  dims.m = a[a.size() - 2];
-  int64_t ka = a.back();
-  int64_t kb = b[b.size() - 2];
-  dims.n = b.back();
-  if (!isDynamic(ka) && !isDynamic(kb) && ka != kb)
-    return inf.error("contracting dimensions differ: ", lhs, " has ", ka,
-                     " and ", rhs, " has ", kb);
-  dims.k = isDynamic(ka) ? kb : ka;
-  FailureOr<SmallVector<int64_t>> batch =
-      broadcastShapes(inf, ArrayRef(a).drop_back(2), ArrayRef(b).drop_back(2));
-  if (failed(batch))
-    return failure();
-  dims.batch = *batch;
-  if (resultShape) {
-    resultShape->assign(dims.batch.begin(), dims.batch.end());
-    if (!lhsVector)
-      resultShape->push_back(dims.m);
-    if (!rhsVector)
-      resultShape->push_back(dims.n);
-  }
-  return dims;
+static FailureOr<shapes::MatmulShape> getMatmulShape(const Inference &inf,
+                                                     RankedTensorType lhs,
+                                                     RankedTensorType rhs,
+                                                     bool transA, bool transB) {
+  return check(inf, shapes::inferMatmul(lhs.getShape(), rhs.getShape(), transA,
+                                        transB, namedByType({lhs, rhs})));
 }
 
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *context,
@@ -256,19 +200,20 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *context,
   auto lhs = tensorOf(adaptor.getLhs()), rhs = tensorOf(adaptor.getRhs());
   if (failed(sameElementType(inf, lhs, rhs, "operands")))
     return failure();
-  SmallVector<int64_t> shape;
-  if (failed(getMatmulDims(inf, lhs, rhs, adaptor.getTransposeA(),
-                           adaptor.getTransposeB(), &shape)))
+  FailureOr<shapes::MatmulShape> shape = getMatmulShape(
+      inf, lhs, rhs, adaptor.getTransposeA(), adaptor.getTransposeB());
+  if (failed(shape))
     return failure();
-  types.push_back(makeTensor(shape, lhs.getElementType(), lhs.getEncoding()));
+  types.push_back(
+      makeTensor(shape->result, lhs.getElementType(), lhs.getEncoding()));
   return success();
 }
 
 double MatmulOp::getFlops() {
   Inference inf{std::nullopt, getOperationName()};
-  FailureOr<MatmulDims> dims =
-      getMatmulDims(inf, getLhs().getType(), getRhs().getType(),
-                    getTransposeA(), getTransposeB(), nullptr);
+  FailureOr<shapes::MatmulShape> dims =
+      getMatmulShape(inf, getLhs().getType(), getRhs().getType(),
+                     getTransposeA(), getTransposeB());
   if (failed(dims))
     return 0;
   double batch = 1;
@@ -288,7 +233,7 @@ static LogicalResult inferBinary(const Inference &inf, Value lhs, Value rhs,
   auto l = tensorOf(lhs), r = tensorOf(rhs);
   if (failed(sameElementType(inf, l, r, "operands")))
     return failure();
-  FailureOr<SmallVector<int64_t>> shape =
+  FailureOr<shapes::Shape> shape =
       broadcastShapes(inf, l.getShape(), r.getShape());
   if (failed(shape))
     return failure();
@@ -312,11 +257,11 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
        f = tensorOf(adaptor.getFalseValue());
   if (failed(sameElementType(inf, t, f, "true and false values")))
     return failure();
-  FailureOr<SmallVector<int64_t>> tf =
+  FailureOr<shapes::Shape> tf =
       broadcastShapes(inf, t.getShape(), f.getShape());
   if (failed(tf))
     return failure();
-  FailureOr<SmallVector<int64_t>> shape =
+  FailureOr<shapes::Shape> shape =
       broadcastShapes(inf, c.getShape(), *tf);
   if (failed(shape))
     return failure();
@@ -500,22 +445,12 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *context,
                                             SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(TransposeOp);
   auto input = tensorOf(adaptor.getInput());
-  ArrayRef<int64_t> perm = adaptor.getPermutation();
-  if ((int64_t)perm.size() != input.getRank())
-    return inf.error("permutation has ", perm.size(),
-                     " entries but the input has rank ", input.getRank());
-  SmallVector<bool> seen(perm.size(), false);
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm) {
-    if (p < 0 || p >= input.getRank() || seen[p])
-      return inf.error("permutation [",
-                       llvm::make_range(perm.begin(), perm.end()),
-                       "] is not a permutation of 0..", input.getRank() - 1);
-    seen[p] = true;
-    shape.push_back(input.getDimSize(p));
-  }
+  FailureOr<shapes::Shape> shape = check(
+      inf, shapes::inferTranspose(input.getShape(), adaptor.getPermutation()));
+  if (failed(shape))
+    return failure();
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 
@@ -525,35 +460,12 @@ LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *context,
                                           SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ReshapeOp);
   auto input = tensorOf(adaptor.getInput());
-  SmallVector<int64_t> shape(adaptor.getShape());
-  int64_t inferred = -1, known = 1;
-  for (auto [i, dim] : llvm::enumerate(shape)) {
-    if (dim == -1) {
-      if (inferred >= 0)
-        return inf.error("shape may have only one -1");
-      inferred = i;
-    } else if (dim < 0) {
-      return inf.error("shape entries must be non-negative or -1, got ", dim);
-    } else {
-      known *= dim;
-    }
-  }
-  int64_t count = staticElementCount(input.getShape());
-  if (inferred >= 0) {
-    if (count < 0)
-      shape[inferred] = ShapedType::kDynamic;
-    else if (known == 0 || count % known != 0)
-      return inf.error("cannot reshape ", count, " elements into [",
-                       llvm::make_range(adaptor.getShape().begin(),
-                                        adaptor.getShape().end()),
-                       "]");
-    else
-      shape[inferred] = count / known;
-  } else if (count >= 0 && count != known) {
-    return inf.error("cannot reshape ", count, " elements into ", known);
-  }
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferReshape(input.getShape(), adaptor.getShape()));
+  if (failed(shape))
+    return failure();
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 // A reshape of a row-major tensor is a view: it moves no bytes.
@@ -565,38 +477,21 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *context,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ConcatOp);
-  if (adaptor.getInputs().empty())
-    return inf.error("needs at least one input");
-  auto first = tensorOf(adaptor.getInputs().front());
-  FailureOr<int64_t> axis =
-      normalizeAxis(inf, (int64_t)adaptor.getAxis(), first.getRank());
-  if (failed(axis))
-    return failure();
-  SmallVector<int64_t> shape(first.getShape());
-  shape[*axis] = 0;
-  for (Value value : adaptor.getInputs()) {
-    auto type = tensorOf(value);
-    if (failed(sameElementType(inf, first, type, "inputs")))
+  SmallVector<Type> inputTypes(adaptor.getInputs().getTypes());
+  std::vector<shapes::DimsRef> shapes;
+  for (Type type : inputTypes) {
+    if (failed(sameElementType(inf, inputTypes.front(), type, "inputs")))
       return failure();
-    if (type.getRank() != first.getRank())
-      return inf.error("inputs must have the same rank, got ", first, " and ",
-                       type);
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      int64_t size = type.getDimSize(d);
-      if (d == *axis) {
-        shape[d] = isDynamic(shape[d]) || isDynamic(size) ? ShapedType::kDynamic
-                                                          : shape[d] + size;
-      } else if (isDynamic(shape[d])) {
-        shape[d] = size;
-      } else if (!isDynamic(size) && size != shape[d]) {
-        return inf.error("inputs differ in dimension ", d,
-                         " which is not the concatenation axis: ", first,
-                         " and ", type);
-      }
-    }
+    shapes.push_back(cast<RankedTensorType>(type).getShape());
   }
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferConcat(shapes, (int64_t)adaptor.getAxis(),
+                                     namedByType(inputTypes)));
+  if (failed(shape))
+    return failure();
+  auto first = cast<RankedTensorType>(inputTypes.front());
   types.push_back(
-      makeTensor(shape, first.getElementType(), first.getEncoding()));
+      makeTensor(*shape, first.getElementType(), first.getEncoding()));
   return success();
 }
 
@@ -606,36 +501,13 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *context,
                                         SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(SliceOp);
   auto input = tensorOf(adaptor.getInput());
-  ArrayRef<int64_t> starts = adaptor.getStarts(), limits = adaptor.getLimits(),
-                    strides = adaptor.getStrides();
-  int64_t rank = input.getRank();
-  if ((int64_t)starts.size() != rank || (int64_t)limits.size() != rank ||
-      (int64_t)strides.size() != rank)
-    return inf.error("starts, limits and strides need ", rank, " entries each");
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = input.getDimSize(d), start = starts[d], limit = limits[d],
-            stride = strides[d];
-    if (stride == 0)
-      return inf.error("stride of dimension ", d, " is zero");
-    bool known = !isDynamic(size);
-    if (stride > 0) {
-      if (start < 0 || limit < start || (known && limit > size))
-        return inf.error("slice [", start, ":", limit, ":", stride,
-                         "] is out of bounds for dimension ", d, " of size ",
-                         size);
-      shape.push_back((limit - start + stride - 1) / stride);
-    } else {
-      if (limit < -1 || limit > start ||
-          (known && start >= size && start != limit))
-        return inf.error("slice [", start, ":", limit, ":", stride,
-                         "] is out of bounds for dimension ", d, " of size ",
-                         size);
-      shape.push_back((start - limit + (-stride) - 1) / (-stride));
-    }
-  }
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferSlice(input.getShape(), adaptor.getStarts(),
+                                    adaptor.getLimits(), adaptor.getStrides()));
+  if (failed(shape))
+    return failure();
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 
@@ -645,26 +517,14 @@ LogicalResult SplitOp::inferReturnTypes(MLIRContext *context,
                                         SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(SplitOp);
   auto input = tensorOf(adaptor.getInput());
-  FailureOr<int64_t> axis =
-      normalizeAxis(inf, (int64_t)adaptor.getAxis(), input.getRank());
-  if (failed(axis))
+  FailureOr<std::vector<shapes::Shape>> pieces = check(
+      inf, shapes::inferSplit(input.getShape(), (int64_t)adaptor.getAxis(),
+                              adaptor.getSizes()));
+  if (failed(pieces))
     return failure();
-  int64_t total = 0;
-  for (int64_t size : adaptor.getSizes()) {
-    if (size < 0)
-      return inf.error("split sizes must be non-negative, got ", size);
-    total += size;
-  }
-  int64_t dim = input.getDimSize(*axis);
-  if (!isDynamic(dim) && total != dim)
-    return inf.error("split sizes add up to ", total, " but dimension ", *axis,
-                     " has ", dim);
-  for (int64_t size : adaptor.getSizes()) {
-    SmallVector<int64_t> shape(input.getShape());
-    shape[*axis] = size;
+  for (const shapes::Shape &shape : *pieces)
     types.push_back(
         makeTensor(shape, input.getElementType(), input.getEncoding()));
-  }
   return success();
 }
 
@@ -674,24 +534,13 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *context,
                                       SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(PadOp);
   auto input = tensorOf(adaptor.getInput());
-  int64_t rank = input.getRank();
-  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh(),
-                    interior = adaptor.getInterior();
-  if ((int64_t)low.size() != rank || (int64_t)high.size() != rank ||
-      (int64_t)interior.size() != rank)
-    return inf.error("low, high and interior need ", rank, " entries each");
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (low[d] < 0 || high[d] < 0 || interior[d] < 0)
-      return inf.error("padding amounts must be non-negative");
-    int64_t size = input.getDimSize(d);
-    shape.push_back(isDynamic(size)
-                        ? ShapedType::kDynamic
-                        : low[d] + high[d] + size +
-                              std::max<int64_t>(size - 1, 0) * interior[d]);
-  }
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferPad(input.getShape(), adaptor.getLow(),
+                                  adaptor.getHigh(), adaptor.getInterior()));
+  if (failed(shape))
+    return failure();
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 
@@ -701,16 +550,14 @@ LogicalResult TakeOp::inferReturnTypes(MLIRContext *context,
                                        SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(TakeOp);
   auto input = tensorOf(adaptor.getInput());
-  auto indices = tensorOf(adaptor.getIndices());
-  FailureOr<int64_t> axis =
-      normalizeAxis(inf, (int64_t)adaptor.getAxis(), input.getRank());
-  if (failed(axis))
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferTake(input.getShape(),
+                                   tensorOf(adaptor.getIndices()).getShape(),
+                                   (int64_t)adaptor.getAxis()));
+  if (failed(shape))
     return failure();
-  SmallVector<int64_t> shape(input.getShape().take_front(*axis));
-  llvm::append_range(shape, indices.getShape());
-  llvm::append_range(shape, input.getShape().drop_front(*axis + 1));
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 // A lookup reads the indices and the rows it gathers, not the whole table.
@@ -726,25 +573,15 @@ LogicalResult TakeGradOp::inferReturnTypes(MLIRContext *context,
   INFER_CONTEXT(TakeGradOp);
   auto grad = tensorOf(adaptor.getGrad());
   auto indices = tensorOf(adaptor.getIndices());
-  int64_t inputRank = grad.getRank() - indices.getRank() + 1;
-  if (inputRank < 1)
-    return inf.error("gradient rank ", grad.getRank(),
-                     " is too small for indices of rank ", indices.getRank());
-  FailureOr<int64_t> axis =
-      normalizeAxis(inf, (int64_t)adaptor.getAxis(), inputRank);
-  if (failed(axis))
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferTakeGrad(grad.getShape(), indices.getShape(),
+                                       (int64_t)adaptor.getAxis(),
+                                       (int64_t)adaptor.getDimSize(),
+                                       namedByType({grad, indices})));
+  if (failed(shape))
     return failure();
-  if ((int64_t)adaptor.getDimSize() <= 0)
-    return inf.error("dim_size must be positive");
-  if (failed(verifyCompatibleShape(
-          grad.getShape().slice(*axis, indices.getRank()), indices.getShape())))
-    return inf.error("gradient ", grad, " does not hold indices of shape ",
-                     indices);
-  SmallVector<int64_t> shape(grad.getShape().take_front(*axis));
-  shape.push_back((int64_t)adaptor.getDimSize());
-  llvm::append_range(shape,
-                     grad.getShape().drop_front(*axis + indices.getRank()));
-  types.push_back(makeTensor(shape, grad.getElementType(), grad.getEncoding()));
+  types.push_back(
+      makeTensor(*shape, grad.getElementType(), grad.getEncoding()));
   return success();
 }
 
@@ -754,11 +591,8 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *context,
                                          SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(ExpandOp);
   auto input = tensorOf(adaptor.getInput());
-  for (int64_t dim : adaptor.getShape())
-    if (dim < 0)
-      return inf.error("shape entries must be non-negative, got ", dim);
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(inf, input.getShape(), adaptor.getShape());
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferExpand(input.getShape(), adaptor.getShape()));
   if (failed(shape))
     return failure();
   types.push_back(
@@ -774,24 +608,12 @@ static LogicalResult inferReduce(const Inference &inf, Value inputValue,
                                  ArrayRef<int64_t> axes, bool keepdims,
                                  SmallVectorImpl<Type> &types) {
   auto input = tensorOf(inputValue);
-  SmallVector<bool> reduced(input.getRank(), false);
-  for (int64_t rawAxis : axes) {
-    FailureOr<int64_t> axis = normalizeAxis(inf, rawAxis, input.getRank());
-    if (failed(axis))
-      return failure();
-    if (reduced[*axis])
-      return inf.error("axis ", rawAxis, " is reduced twice");
-    reduced[*axis] = true;
-  }
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < input.getRank(); ++d) {
-    if (!reduced[d])
-      shape.push_back(input.getDimSize(d));
-    else if (keepdims)
-      shape.push_back(1);
-  }
+  FailureOr<shapes::Shape> shape =
+      check(inf, shapes::inferReduce(input.getShape(), axes, keepdims));
+  if (failed(shape))
+    return failure();
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 
@@ -803,15 +625,14 @@ LogicalResult mlir::dist::detail::inferReduceReturnTypes(
 
 /// Checks logits/labels/weights of cross_entropy and returns the per-sample
 /// shape (the logits' without the class axis).
-static FailureOr<SmallVector<int64_t>>
+static FailureOr<shapes::Shape>
 checkCrossEntropy(const Inference &inf, RankedTensorType logits,
                   RankedTensorType labels, Value weights, int64_t rawAxis) {
   FailureOr<int64_t> axis =
       normalizeAxis(inf, rawAxis, logits.getRank(), "class_axis");
   if (failed(axis))
     return failure();
-  SmallVector<int64_t> samples(logits.getShape());
-  samples.erase(samples.begin() + *axis);
+  shapes::Shape samples = shapes::dropAxis(logits.getShape(), *axis);
   if (failed(verifyCompatibleShape(labels.getShape(), samples)))
     return inf.error("labels ", labels, " must have the shape of the logits ",
                      logits, " without the class axis");
@@ -831,12 +652,12 @@ LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *context,
                                                SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(CrossEntropyOp);
   auto logits = tensorOf(adaptor.getLogits());
-  FailureOr<SmallVector<int64_t>> samples =
+  FailureOr<shapes::Shape> samples =
       checkCrossEntropy(inf, logits, tensorOf(adaptor.getLabels()),
                         adaptor.getWeights(), (int64_t)adaptor.getClassAxis());
   if (failed(samples))
     return failure();
-  SmallVector<int64_t> shape;
+  shapes::Shape shape;
   if (adaptor.getReduction() == LossReduction::none)
     shape = *samples;
   types.push_back(
@@ -849,7 +670,7 @@ LogicalResult CrossEntropyGradOp::inferReturnTypes(
     SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(CrossEntropyGradOp);
   auto logits = tensorOf(adaptor.getLogits());
-  FailureOr<SmallVector<int64_t>> samples =
+  FailureOr<shapes::Shape> samples =
       checkCrossEntropy(inf, logits, tensorOf(adaptor.getLabels()),
                         adaptor.getWeights(), (int64_t)adaptor.getClassAxis());
   if (failed(samples))
@@ -963,54 +784,6 @@ int64_t ConstantOp::getBytesRead() { return 0; }
 // Convolution and pooling
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct WindowAttrs {
-  ArrayRef<int64_t> kernel, strides, pads, dilations;
-  bool ceilMode = false;
-};
-} // namespace
-
-/// Spatial output sizes of a sliding window over `input` (N x C x spatial).
-static FailureOr<SmallVector<int64_t>> windowOutput(const Inference &inf,
-                                                    RankedTensorType input,
-                                                    const WindowAttrs &w) {
-  int64_t k = input.getRank() - 2;
-  if (k < 1)
-    return inf.error(
-        "input must have rank >= 3 (batch, channels, spatial...), got ", input);
-  if ((int64_t)w.kernel.size() != k || (int64_t)w.strides.size() != k ||
-      (int64_t)w.pads.size() != 2 * k ||
-      (!w.dilations.empty() && (int64_t)w.dilations.size() != k))
-    return inf.error("window attributes need ", k,
-                     " entries (pads: 2x that) for ", k, " spatial dimensions");
-  SmallVector<int64_t> out;
-  for (int64_t i = 0; i < k; ++i) {
-    int64_t dilation = w.dilations.empty() ? 1 : w.dilations[i];
-    if (w.kernel[i] <= 0 || w.strides[i] <= 0 || dilation <= 0 ||
-        w.pads[i] < 0 || w.pads[i + k] < 0)
-      return inf.error("kernel, strides and dilations must be positive and "
-                       "pads non-negative");
-    int64_t size = input.getDimSize(i + 2);
-    if (isDynamic(size)) {
-      out.push_back(ShapedType::kDynamic);
-      continue;
-    }
-    int64_t span =
-        size + w.pads[i] + w.pads[i + k] - dilation * (w.kernel[i] - 1) - 1;
-    if (span < 0)
-      return inf.error("window of spatial dimension ", i,
-                       " is larger than the padded input");
-    int64_t o = w.ceilMode ? (span + w.strides[i] - 1) / w.strides[i] + 1
-                           : span / w.strides[i] + 1;
-    // With ceil_mode the last window must start inside the input or the
-    // leading padding (ONNX and PyTorch agree on this).
-    if (w.ceilMode && (o - 1) * w.strides[i] >= size + w.pads[i])
-      --o;
-    out.push_back(o);
-  }
-  return out;
-}
-
 static double product(ArrayRef<int64_t> values) {
   double p = 1;
   for (int64_t v : values)
@@ -1027,36 +800,23 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *context,
        filter = tensorOf(adaptor.getFilter());
   if (failed(sameElementType(inf, input, filter, "input and filter")))
     return failure();
-  if (filter.getRank() != input.getRank())
-    return inf.error("filter rank ", filter.getRank(),
-                     " differs from input rank ", input.getRank());
-  int64_t group = (int64_t)adaptor.getGroup();
-  if (group <= 0)
-    return inf.error("group must be positive");
-  int64_t channels = input.getDimSize(1), m = filter.getDimSize(0),
-          perGroup = filter.getDimSize(1);
-  if (!isDynamic(channels) && !isDynamic(perGroup) &&
-      channels != perGroup * group)
-    return inf.error("input has ", channels,
-                     " channels but the filter expects ", perGroup, " x ",
-                     group, " groups");
-  if (!isDynamic(m) && m % group != 0)
-    return inf.error("filter count ", m, " is not divisible by group ", group);
+  FailureOr<shapes::Shape> shape = check(
+      inf, shapes::inferConv(input.getShape(), filter.getShape(),
+                             (int64_t)adaptor.getGroup(), adaptor.getStrides(),
+                             adaptor.getPads(), adaptor.getDilations(),
+                             namedByType({input})));
+  if (failed(shape))
+    return failure();
+  int64_t filters = filter.getDimSize(0);
   if (Value bias = adaptor.getBias()) {
     auto b = tensorOf(bias);
-    if (b.getRank() != 1 || failed(verifyCompatibleShape(b.getShape(), m)))
-      return inf.error("bias must have one entry per filter (", m, "), got ",
-                       b);
+    if (b.getRank() != 1 ||
+        failed(verifyCompatibleShape(b.getShape(), filters)))
+      return inf.error("bias must have one entry per filter (", filters,
+                       "), got ", b);
   }
-  WindowAttrs w{filter.getShape().drop_front(2), adaptor.getStrides(),
-                adaptor.getPads(), adaptor.getDilations()};
-  FailureOr<SmallVector<int64_t>> spatial = windowOutput(inf, input, w);
-  if (failed(spatial))
-    return failure();
-  SmallVector<int64_t> shape{input.getDimSize(0), m};
-  llvm::append_range(shape, *spatial);
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 double ConvOp::getFlops() {
@@ -1106,15 +866,14 @@ double ConvGradFilterOp::getFlops() {
 }
 
 static LogicalResult inferPool(const Inference &inf, RankedTensorType input,
-                               const WindowAttrs &w,
+                               const shapes::Window &window,
                                SmallVectorImpl<Type> &types) {
-  FailureOr<SmallVector<int64_t>> spatial = windowOutput(inf, input, w);
-  if (failed(spatial))
+  FailureOr<shapes::Shape> shape = check(
+      inf, shapes::inferPool(input.getShape(), window, namedByType({input})));
+  if (failed(shape))
     return failure();
-  SmallVector<int64_t> shape{input.getDimSize(0), input.getDimSize(1)};
-  llvm::append_range(shape, *spatial);
   types.push_back(
-      makeTensor(shape, input.getElementType(), input.getEncoding()));
+      makeTensor(*shape, input.getElementType(), input.getEncoding()));
   return success();
 }
 
@@ -1248,7 +1007,9 @@ LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *context,
                          "parameter, gradient and moments")))
       return failure();
   auto step = tensorOf(adaptor.getStep());
-  if (staticElementCount(step.getShape()) != 1)
+  distir::StatusOr<int64_t> stepCount =
+      shapes::getElementCount(step.getShape());
+  if (!stepCount.ok() || *stepCount != 1)
     return inf.error("step must hold one element, got ", step);
   types.append({param, param, param});
   return success();
@@ -1339,27 +1100,20 @@ static FailureOr<RankedTensorType> operandToRoots(const Inference &inf,
 }
 
 static FailureOr<int64_t> checkDim(const Inference &inf, RankedTensorType type,
-                                   int64_t dim, StringRef what = "dim") {
-  if (dim < 0 || dim >= type.getRank())
-    return inf.error(what, " ", dim, " is out of range for rank ",
-                     type.getRank());
-  return dim;
+                                   int64_t dim, const char *what = "dim") {
+  return check(inf, shapes::checkDim(dim, type.getRank(), what));
 }
 
+/// Multiplies (gather) or divides (scatter) dim `dim` by the group size.
 static LogicalResult scaleDim(const Inference &inf,
                               SmallVectorImpl<int64_t> &shape, int64_t dim,
                               int64_t groupSize, bool multiply) {
-  int64_t &size = shape[dim];
-  if (isDynamic(size))
-    return success();
-  if (multiply) {
-    size *= groupSize;
-    return success();
-  }
-  if (size % groupSize != 0)
-    return inf.error("dimension ", dim, " of size ", size,
-                     " is not divisible by the group size ", groupSize);
-  size /= groupSize;
+  FailureOr<shapes::Shape> scaled =
+      check(inf, multiply ? shapes::inferGathered(shape, dim, groupSize)
+                          : shapes::inferScattered(shape, dim, groupSize));
+  if (failed(scaled))
+    return failure();
+  shape.assign(scaled->begin(), scaled->end());
   return success();
 }
 
@@ -1414,7 +1168,9 @@ LogicalResult AllGatherOp::inferReturnTypes(MLIRContext *context,
   if (failed(dim))
     return failure();
   SmallVector<int64_t> shape(type->getShape());
-  (void)scaleDim(inf, shape, *dim, adaptor.getGroups().getGroupSize(), true);
+  if (failed(
+          scaleDim(inf, shape, *dim, adaptor.getGroups().getGroupSize(), true)))
+    return failure();
   types.push_back(makeTensor(shape, type->getElementType(), devices));
   return success();
 }
@@ -1467,7 +1223,8 @@ LogicalResult AllToAllOp::inferReturnTypes(MLIRContext *context,
   SmallVector<int64_t> shape(type->getShape());
   if (failed(scaleDim(inf, shape, *split, n, false)))
     return failure();
-  (void)scaleDim(inf, shape, *concat, n, true);
+  if (failed(scaleDim(inf, shape, *concat, n, true)))
+    return failure();
   types.push_back(makeTensor(shape, type->getElementType(), devices));
   return success();
 }
@@ -1529,7 +1286,8 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *context,
   if (failed(dim))
     return failure();
   SmallVector<int64_t> shape(type->getShape());
-  (void)scaleDim(inf, shape, *dim, groups.getGroupSize(), true);
+  if (failed(scaleDim(inf, shape, *dim, groups.getGroupSize(), true)))
+    return failure();
   types.push_back(makeTensor(shape, type->getElementType(),
                              groups.getRoots((int64_t)adaptor.getRoot())));
   return success();

@@ -11,12 +11,14 @@
 
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Dialect/Dist/IR/ShardingRule.h"
+#include "distir/ShapeInference/ShapeRules.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::dist;
+namespace shapes = distir::shapes;
 
 using Rule = ShardingRule;
 static constexpr int64_t kNone = ShardingRule::kNoLoop;
@@ -80,10 +82,6 @@ void mlir::dist::detail::setJointlyLinear(Operation *op, Rule &rule) {
   rule.linearity = Rule::Linearity::Joint;
   for (unsigned i = 0; i < op->getNumOperands(); ++i)
     rule.linearOperands.push_back(i);
-}
-
-static int64_t normalizeAxis(int64_t axis, int64_t rank) {
-  return axis < 0 ? axis + rank : axis;
 }
 
 //===----------------------------------------------------------------------===//
@@ -161,7 +159,8 @@ static SmallVector<int64_t> loopsExcept(Rule &rule, int64_t rank,
 
 LogicalResult SoftmaxOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getType().getRank();
-  SmallVector<int64_t> whole{normalizeAxis((int64_t)getAxis(), rank)};
+  SmallVector<int64_t> whole{
+      shapes::normalizeVerifiedAxis((int64_t)getAxis(), rank)};
   // The causal mask compares global row and column indices.
   if (getCausal())
     whole = {rank - 2, rank - 1};
@@ -175,7 +174,7 @@ LogicalResult SoftmaxOp::buildShardingLoops(ShardingRule &rule) {
 static void buildAxisRule(Operation *op, int64_t rawAxis, Rule &rule) {
   int64_t rank = tensorType(op->getResult(0)).getRank();
   SmallVector<int64_t> loops =
-      loopsExcept(rule, rank, {normalizeAxis(rawAxis, rank)});
+      loopsExcept(rule, rank, {shapes::normalizeVerifiedAxis(rawAxis, rank)});
   for (unsigned i = 0; i < op->getNumOperands(); ++i)
     rule.addOperand(loops);
   rule.addResult(loops);
@@ -211,7 +210,8 @@ LogicalResult LayerNormOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getType().getRank();
   SmallVector<int64_t> normalized;
   SmallVector<int64_t> loops = layerNormLoops(
-      rule, rank, normalizeAxis((int64_t)getAxis(), rank), normalized);
+      rule, rank, shapes::normalizeVerifiedAxis((int64_t)getAxis(), rank),
+      normalized);
   rule.addOperand(loops);
   rule.addOperand(normalized);
   rule.addOperand(normalized);
@@ -223,7 +223,8 @@ LogicalResult LayerNormGradOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getInput().getType().getRank();
   SmallVector<int64_t> normalized;
   SmallVector<int64_t> loops = layerNormLoops(
-      rule, rank, normalizeAxis((int64_t)getAxis(), rank), normalized);
+      rule, rank, shapes::normalizeVerifiedAxis((int64_t)getAxis(), rank),
+      normalized);
   rule.addOperand(loops);
   rule.addOperand(loops);
   rule.addOperand(normalized);
@@ -323,8 +324,8 @@ LogicalResult ReshapeOp::buildShardingLoops(ShardingRule &rule) {
 
 LogicalResult ConcatOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getType().getRank();
-  SmallVector<int64_t> loops =
-      loopsExcept(rule, rank, {normalizeAxis((int64_t)getAxis(), rank)});
+  SmallVector<int64_t> loops = loopsExcept(
+      rule, rank, {shapes::normalizeVerifiedAxis((int64_t)getAxis(), rank)});
   for (unsigned i = 0; i < getInputs().size(); ++i)
     rule.addOperand(loops);
   rule.addResult(loops);
@@ -346,8 +347,8 @@ LogicalResult SliceOp::buildShardingLoops(ShardingRule &rule) {
 
 LogicalResult SplitOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getInput().getType().getRank();
-  SmallVector<int64_t> loops =
-      loopsExcept(rule, rank, {normalizeAxis((int64_t)getAxis(), rank)});
+  SmallVector<int64_t> loops = loopsExcept(
+      rule, rank, {shapes::normalizeVerifiedAxis((int64_t)getAxis(), rank)});
   rule.addOperand(loops);
   for (unsigned i = 0; i < getNumResults(); ++i)
     rule.addResult(loops);
@@ -368,7 +369,8 @@ LogicalResult PadOp::buildShardingLoops(ShardingRule &rule) {
 
 LogicalResult TakeOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType input = getInput().getType();
-  int64_t axis = normalizeAxis((int64_t)getAxis(), input.getRank());
+  int64_t axis =
+      shapes::normalizeVerifiedAxis((int64_t)getAxis(), input.getRank());
   // The gathered axis is indexed by data: every device needs all of it.
   SmallVector<int64_t> inputDims = loopsExcept(rule, input.getRank(), {axis});
   SmallVector<int64_t> indexDims =
@@ -385,7 +387,8 @@ LogicalResult TakeOp::buildShardingLoops(ShardingRule &rule) {
 
 LogicalResult TakeGradOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType result = getType();
-  int64_t axis = normalizeAxis((int64_t)getAxis(), result.getRank());
+  int64_t axis =
+      shapes::normalizeVerifiedAxis((int64_t)getAxis(), result.getRank());
   int64_t indexRank = getIndices().getType().getRank();
   SmallVector<int64_t> resultDims = loopsExcept(rule, result.getRank(), {axis});
   SmallVector<int64_t> indexDims = rule.addLoops(indexRank);
@@ -419,7 +422,7 @@ static void buildReduceRule(Rule &rule, RankedTensorType input,
   int64_t rank = input.getRank();
   SmallVector<bool> reduced(rank, false);
   for (int64_t axis : axes)
-    reduced[normalizeAxis(axis, rank)] = true;
+    reduced[shapes::normalizeVerifiedAxis(axis, rank)] = true;
   SmallVector<int64_t> loops, resultDims;
   for (int64_t d = 0; d < rank; ++d) {
     loops.push_back(rule.addLoop(/*splittable=*/true, mean && reduced[d]));
@@ -467,7 +470,8 @@ crossEntropyLoops(Rule &rule, int64_t rank, int64_t classAxis,
 
 LogicalResult CrossEntropyOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getLogits().getType().getRank();
-  int64_t classAxis = normalizeAxis((int64_t)getClassAxis(), rank);
+  int64_t classAxis =
+      shapes::normalizeVerifiedAxis((int64_t)getClassAxis(), rank);
   SmallVector<int64_t> samples;
   SmallVector<int64_t> loops =
       crossEntropyLoops(rule, rank, classAxis, getReduction(),
@@ -485,7 +489,8 @@ LogicalResult CrossEntropyOp::buildShardingLoops(ShardingRule &rule) {
 
 LogicalResult CrossEntropyGradOp::buildShardingLoops(ShardingRule &rule) {
   int64_t rank = getLogits().getType().getRank();
-  int64_t classAxis = normalizeAxis((int64_t)getClassAxis(), rank);
+  int64_t classAxis =
+      shapes::normalizeVerifiedAxis((int64_t)getClassAxis(), rank);
   SmallVector<int64_t> samples;
   SmallVector<int64_t> loops =
       crossEntropyLoops(rule, rank, classAxis, getReduction(),
