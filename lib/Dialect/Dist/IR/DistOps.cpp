@@ -261,8 +261,7 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *context,
       broadcastShapes(inf, t.getShape(), f.getShape());
   if (failed(tf))
     return failure();
-  FailureOr<shapes::Shape> shape =
-      broadcastShapes(inf, c.getShape(), *tf);
+  FailureOr<shapes::Shape> shape = broadcastShapes(inf, c.getShape(), *tf);
   if (failed(shape))
     return failure();
   types.push_back(makeTensor(*shape, t.getElementType(), t.getEncoding()));
@@ -1312,6 +1311,41 @@ LogicalResult ReduceOp::inferReturnTypes(MLIRContext *context,
 }
 int64_t ReduceOp::getPayloadBytes() {
   return detail::getTensorBytes(getInput().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Folders and canonicalization
+//===----------------------------------------------------------------------===//
+
+OpFoldResult mlir::dist::detail::foldSingletonGroups(Operation *op,
+                                                     DeviceGroupsAttr groups,
+                                                     Value input) {
+  if (groups.getGroupSize() == 1 &&
+      input.getType() == op->getResult(0).getType())
+    return input;
+  return {};
+}
+
+OpFoldResult SendOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult ReshapeOp::canonicalize(ReshapeOp op, PatternRewriter &rewriter) {
+  auto producer = op.getInput().getDefiningOp<ReshapeOp>();
+  if (!producer)
+    return failure();
+  // Row-major reshapes keep the element order: only the last shape matters.
+  rewriter.modifyOpInPlace(
+      op, [&] { op.getInputMutable().assign(producer.getInput()); });
+  return success();
 }
 
 #define GET_OP_CLASSES

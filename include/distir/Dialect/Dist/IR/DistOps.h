@@ -5,6 +5,7 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -79,6 +80,10 @@ LogicalResult inferReduceReturnTypes(std::optional<Location> location,
                                      llvm::ArrayRef<int64_t> axes,
                                      bool keepdims,
                                      llvm::SmallVectorImpl<Type> &types);
+/// The fold of every collective: its operand when the groups hold one device
+/// each (and the types agree), nothing otherwise.
+OpFoldResult foldSingletonGroups(Operation *op, DeviceGroupsAttr groups,
+                                 Value input);
 } // namespace detail
 
 // Custom directives of the op assembly formats.

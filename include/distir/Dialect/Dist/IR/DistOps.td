@@ -238,6 +238,10 @@ def Dist_ReshapeOp : Dist_ComputeOp<"reshape",
   }];
   let arguments = (ins Dist_Tensor:$input, DenseI64ArrayAttr:$shape);
   let results = (outs Dist_Tensor:$result);
+  // A reshape to the operand's type folds away; a reshape of a reshape
+  // becomes one reshape of the first operand.
+  let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
 }
 
 def Dist_ConcatOp : Dist_ComputeOp<"concat", [Dist_DataMovement,
@@ -662,11 +666,20 @@ class Dist_CommOp<string mnemonic, list<Trait> traits = []>
         DeclareOpInterfaceMethods<Dist_GradientOpInterface>,
         Dist_InferRefinableType], traits)>;
 
+// Over groups of one device a collective moves and combines nothing: it
+// folds to its operand.
 class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>
     : Dist_CommOp<mnemonic, !listconcat([
         DeclareOpInterfaceMethods<Dist_CollectiveOpInterface, ["getPayloadBytes"]>],
         traits)> {
   let results = (outs Dist_Tensor:$result);
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+    ::mlir::OpFoldResult $cppClass::fold(FoldAdaptor) {
+      return ::mlir::dist::detail::foldSingletonGroups(getOperation(),
+                                                       getGroups(), getInput());
+    }
+  }];
 }
 
 def Dist_SendOp : Dist_CommOp<"send", [Dist_DataMovement]> {
@@ -683,6 +696,8 @@ def Dist_SendOp : Dist_CommOp<"send", [Dist_DataMovement]> {
   let results = (outs Dist_Tensor:$result);
   let assemblyFormat =
       "$input `to` custom<DeviceSet>($to) attr-dict `:` type($input) `->` type($result)";
+  // A send to the operand's own device set folds to the operand.
+  let hasFolder = 1;
 }
 
 def Dist_AllReduceOp : Dist_CollectiveOp<"all_reduce", [Dist_FlopsPerElement<1>]> {
