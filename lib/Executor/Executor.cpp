@@ -465,16 +465,36 @@ struct CollectiveRun {
   }
 };
 
+/// The members' locals of `group` reduced with `kind` (all_reduce, reduce,
+/// reduce_scatter).
+FailureOr<HostTensor> reduceGroup(CollectiveRun &run, ArrayRef<int64_t> group,
+                                  ReductionKind kind) {
+  HostTensor sum;
+  if (failed(report(run.op, k::reduceTensors(gatherGroup(run.input, group),
+                                             toKernel(kind), sum))))
+    return failure();
+  return sum;
+}
+
+/// The members' locals of `group` concatenated along `dim` (all_gather,
+/// gather).
+FailureOr<HostTensor> concatGroup(CollectiveRun &run, ArrayRef<int64_t> group,
+                                  uint64_t dim) {
+  HostTensor gathered;
+  if (failed(report(run.op, k::concat(gatherGroup(run.input, group),
+                                      static_cast<int64_t>(dim), gathered))))
+    return failure();
+  return gathered;
+}
+
 LogicalResult runAllReduce(AllReduceOp allReduce, CollectiveRun &run) {
   DeviceGroupsAttr groups = allReduce.getGroups();
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    HostTensor sum;
-    if (failed(report(
-            run.op, k::reduceTensors(gatherGroup(run.input, group),
-                                     toKernel(allReduce.getReduction()), sum))))
+    FailureOr<HostTensor> sum =
+        reduceGroup(run, groups.getGroup(g), allReduce.getReduction());
+    if (failed(sum))
       return failure();
-    run.setGroup(group, share(std::move(sum)));
+    run.setGroup(groups.getGroup(g), share(std::move(*sum)));
   }
   return success();
 }
@@ -482,14 +502,11 @@ LogicalResult runAllReduce(AllReduceOp allReduce, CollectiveRun &run) {
 LogicalResult runAllGather(AllGatherOp allGather, CollectiveRun &run) {
   DeviceGroupsAttr groups = allGather.getGroups();
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    HostTensor gathered;
-    if (failed(
-            report(run.op, k::concat(gatherGroup(run.input, group),
-                                     static_cast<int64_t>(allGather.getDim()),
-                                     gathered))))
+    FailureOr<HostTensor> gathered =
+        concatGroup(run, groups.getGroup(g), allGather.getDim());
+    if (failed(gathered))
       return failure();
-    run.setGroup(group, share(std::move(gathered)));
+    run.setGroup(groups.getGroup(g), share(std::move(*gathered)));
   }
   return success();
 }
@@ -499,15 +516,13 @@ LogicalResult runReduceScatter(ReduceScatterOp reduceScatter,
   DeviceGroupsAttr groups = reduceScatter.getGroups();
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
     ArrayRef<int64_t> group = groups.getGroup(g);
-    HostTensor sum;
+    FailureOr<HostTensor> sum =
+        reduceGroup(run, group, reduceScatter.getReduction());
     std::vector<TensorRef> blocks;
-    if (failed(report(run.op,
-                      k::reduceTensors(gatherGroup(run.input, group),
-                                       toKernel(reduceScatter.getReduction()),
-                                       sum))) ||
+    if (failed(sum) ||
         failed(report(
             run.op,
-            splitIntoBlocks(sum, static_cast<int64_t>(reduceScatter.getDim()),
+            splitIntoBlocks(*sum, static_cast<int64_t>(reduceScatter.getDim()),
                             static_cast<int64_t>(group.size()), blocks))))
       return failure();
     for (auto [rank, device] : llvm::enumerate(group))
@@ -573,30 +588,24 @@ LogicalResult runScatter(ScatterOp scatter, CollectiveRun &run) {
 
 LogicalResult runGather(GatherOp gather, CollectiveRun &run) {
   DeviceGroupsAttr groups = gather.getGroups();
-  const int64_t root = static_cast<int64_t>(gather.getRoot());
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
     ArrayRef<int64_t> group = groups.getGroup(g);
-    HostTensor gathered;
-    if (failed(report(run.op, k::concat(gatherGroup(run.input, group),
-                                        static_cast<int64_t>(gather.getDim()),
-                                        gathered))))
+    FailureOr<HostTensor> gathered = concatGroup(run, group, gather.getDim());
+    if (failed(gathered))
       return failure();
-    run.setLocal(group[root], share(std::move(gathered)));
+    run.setLocal(group[gather.getRoot()], share(std::move(*gathered)));
   }
   return success();
 }
 
 LogicalResult runReduce(ReduceOp reduce, CollectiveRun &run) {
   DeviceGroupsAttr groups = reduce.getGroups();
-  const int64_t root = static_cast<int64_t>(reduce.getRoot());
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
     ArrayRef<int64_t> group = groups.getGroup(g);
-    HostTensor sum;
-    if (failed(report(run.op,
-                      k::reduceTensors(gatherGroup(run.input, group),
-                                       toKernel(reduce.getReduction()), sum))))
+    FailureOr<HostTensor> sum = reduceGroup(run, group, reduce.getReduction());
+    if (failed(sum))
       return failure();
-    run.setLocal(group[root], share(std::move(sum)));
+    run.setLocal(group[reduce.getRoot()], share(std::move(*sum)));
   }
   return success();
 }

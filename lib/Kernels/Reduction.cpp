@@ -65,6 +65,21 @@ Status reduce(const char *name, const HostTensor &x, const Shape &axes,
 }
 
 /// Gathers one softmax row (elements base + j * stride) into `row`.
+/// The stable softmax normaliser of one class row of cross entropy: its
+/// maximum and the sum of exp(x - maximum), in double. One definition for the
+/// loss and its gradient, so both normalise identically.
+template <typename View>
+void sumShiftedExp(const View &x, int64_t base, const AxisSplit &split,
+                   double &maxValue, double &sum) {
+  maxValue = -std::numeric_limits<double>::infinity();
+  for (int64_t c = 0; c < split.axis; ++c)
+    maxValue =
+        std::max(maxValue, static_cast<double>(x[base + c * split.inner]));
+  sum = 0.0;
+  for (int64_t c = 0; c < split.axis; ++c)
+    sum += std::exp(static_cast<double>(x[base + c * split.inner]) - maxValue);
+}
+
 template <typename T>
 void loadRow(const T *values, int64_t base, int64_t stride, int64_t length,
              T *row) {
@@ -310,14 +325,8 @@ Status crossEntropy(const HostTensor &logits, const HostTensor &labels,
             if (label < 0)
               continue;
             const int64_t base = o * split.axis * split.inner + i;
-            double maxValue = -std::numeric_limits<double>::infinity();
-            for (int64_t c = 0; c < split.axis; ++c)
-              maxValue = std::max(
-                  maxValue, static_cast<double>(x[base + c * split.inner]));
-            double sum = 0.0;
-            for (int64_t c = 0; c < split.axis; ++c)
-              sum += std::exp(static_cast<double>(x[base + c * split.inner]) -
-                              maxValue);
+            double maxValue, sum;
+            sumShiftedExp(x, base, split, maxValue, sum);
             double logProb =
                 x[base + label * split.inner] - maxValue - std::log(sum);
             double weight = weights ? weights->getAsDouble(label) : 1.0;
@@ -376,14 +385,8 @@ Status crossEntropyGrad(const HostTensor &dloss, const HostTensor &logits,
             double coefficient =
                 (perSample ? dloss.getAsDouble(sample) : upstream) *
                 (weights ? weights->getAsDouble(label) : 1.0);
-            double maxValue = -std::numeric_limits<double>::infinity();
-            for (int64_t c = 0; c < split.axis; ++c)
-              maxValue = std::max(
-                  maxValue, static_cast<double>(x[base + c * split.inner]));
-            double sum = 0.0;
-            for (int64_t c = 0; c < split.axis; ++c)
-              sum += std::exp(static_cast<double>(x[base + c * split.inner]) -
-                              maxValue);
+            double maxValue, sum;
+            sumShiftedExp(x, base, split, maxValue, sum);
             for (int64_t c = 0; c < split.axis; ++c) {
               const int64_t at = base + c * split.inner;
               double probability =
