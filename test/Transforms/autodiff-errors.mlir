@@ -4,7 +4,7 @@
 // RUN: not dist-opt %s -split-input-file '--dist-autodiff=optimizer=adam beta1=1' 2>&1 | FileCheck %s --check-prefix=BETA
 // RUN: not dist-opt %s -split-input-file --dist-autodiff=func=nowhere 2>&1 | FileCheck %s --check-prefix=FUNC
 
-// OPTIMIZER: error: dist-autodiff: optimizer must be sgd, adam or none, got 'momentum'
+// OPTIMIZER: for the --optimizer option: Cannot find option named 'momentum'!
 // LR: error: dist-autodiff: lr must be positive, got -1.000000e+00
 // BETA: error: dist-autodiff: beta1 and beta2 must be in [0, 1), got 1.000000e+00 and 9.990000e-01
 // FUNC: error: dist-autodiff: no function named 'nowhere'

@@ -23,4 +23,4 @@
 // RUN: not dist-opt %t.train.mlir --dist-parallelize="pp=2 microbatches=0" 2>&1 | FileCheck %s --check-prefix=MICRO
 // MICRO: error: microbatches must be at least 1, got 0
 // RUN: not dist-opt %t.train.mlir --dist-parallelize="schedule=zigzag" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
-// SCHEDULE: error: unknown pipeline schedule 'zigzag' (expected gpipe or 1f1b)
+// SCHEDULE: for the --schedule option: Cannot find option named 'zigzag'!

@@ -13,7 +13,7 @@
 // PP: error: pp must be at least 1, got 0
 
 // RUN: not dist-opt %S/Inputs/pipeline-mlp4.mlir --dist-pipeline="pp=2 schedule=zigzag" 2>&1 | FileCheck %s --check-prefix=SCHED
-// SCHED: error: unknown pipeline schedule 'zigzag' (expected gpipe or 1f1b)
+// SCHED: for the --schedule option: Cannot find option named 'zigzag'!
 
 // RUN: not dist-opt %s --dist-pipeline="pp=2 mesh=world" 2>&1 | FileCheck %s --check-prefix=MESH
 // MESH: pipeline-errors.mlir:[[@LINE+1]]:1: error: mesh @world has no axis "pp"

@@ -5,7 +5,7 @@
 // RUN: sed -e 's/{dist.layer = 0}//' %s | dist-opt --dist-autodiff=optimizer=none | dist-opt --dist-recompute=mode=full 2>&1 | FileCheck %s --check-prefix=NOLAYER
 
 // FORWARD: recompute-errors.mlir:14:1: error: dist-recompute: no training step (a function with dist.phase = "backward" ops): run dist-autodiff first
-// MODE: error: dist-recompute: unknown mode 'everything' (expected full or selective)
+// MODE: for the --mode option: Cannot find option named 'everything'!
 // NOATTN: warning: dist-recompute: nothing to recompute in @f (no softmax attention pattern)
 // NOATTN-NOT: dist.recomputed
 // NOLAYER: warning: dist-recompute: nothing to recompute in @f (forward ops carry no dist.layer)

@@ -147,7 +147,7 @@ distir::testing::checkGradients(ModuleOp forward,
   if (!forwardFunc)
     return fail("no function to check");
   dist::DistAutodiffOptions autodiff;
-  autodiff.optimizer = "none";
+  autodiff.optimizer = dist::Optimizer::None;
   autodiff.funcName = forwardFunc.getSymName().str();
   OwningOpRef<ModuleOp> step = differentiate(forward, autodiff, result.error);
   if (!step)

@@ -40,7 +40,7 @@ protected:
     data.assign(inputs.begin() + 2, inputs.end());
 
     dist::DistAutodiffOptions none;
-    none.optimizer = "none";
+    none.optimizer = dist::Optimizer::None;
     std::vector<PlacedValue> results = run(none, inputs);
     ASSERT_EQ(results.size(), 3u);
     gradients.assign(results.begin() + 1, results.end());
@@ -77,7 +77,7 @@ protected:
 
 TEST_F(TrainingStepTest, SgdSubtractsTheScaledGradient) {
   dist::DistAutodiffOptions sgd;
-  sgd.optimizer = "sgd";
+  sgd.optimizer = dist::Optimizer::Sgd;
   sgd.learningRate = 0.125;
   std::vector<PlacedValue> results = run(sgd, inputs);
   ASSERT_EQ(results.size(), 3u);
@@ -89,7 +89,7 @@ TEST_F(TrainingStepTest, SgdSubtractsTheScaledGradient) {
 
 TEST_F(TrainingStepTest, FirstAdamStepFollowsKingmaAndBa) {
   dist::DistAutodiffOptions adam;
-  adam.optimizer = "adam";
+  adam.optimizer = dist::Optimizer::Adam;
   adam.learningRate = 0.01;
   adam.beta1 = 0.8;
   adam.beta2 = 0.9;

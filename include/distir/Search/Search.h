@@ -66,7 +66,7 @@ struct SearchOptions {
   /// As given (for the reproduction commands).
   std::string clusterSpec;
   /// dist-autodiff's optimizer: sgd or adam.
-  std::string optimizer = "adam";
+  ::mlir::dist::Optimizer optimizer = ::mlir::dist::Optimizer::Adam;
   /// A configuration fits when its peak is at most this fraction of the
   /// device memory.
   double maxMemoryFraction = 1.0;

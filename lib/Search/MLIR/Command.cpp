@@ -108,10 +108,13 @@ bool readOptions(const SearchCommand &command, SearchOptions &options) {
     return !fail("--max-memory-fraction must be in (0, 1], got " +
                  std::to_string(command.maxMemoryFraction));
   options.maxMemoryFraction = command.maxMemoryFraction;
-  if (command.optimizer != "adam" && command.optimizer != "sgd")
+  std::optional<mlir::dist::Optimizer> optimizer =
+      mlir::dist::symbolizeOptimizer(command.optimizer);
+  // A search compares memory with optimizer state: none is no training step.
+  if (!optimizer || *optimizer == mlir::dist::Optimizer::None)
     return !fail("--optimizer must be adam or sgd, got '" + command.optimizer +
                  "'");
-  options.optimizer = command.optimizer;
+  options.optimizer = *optimizer;
   options.top = command.top;
   options.pruneByTime = !command.simulateAll;
   options.buildAll = command.buildAll;

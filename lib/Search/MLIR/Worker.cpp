@@ -73,7 +73,9 @@ PassStep getParallelizeStep(const Configuration &config) {
 }
 
 PassStep getAutodiffStep(const SearchOptions &options) {
-  return {"dist-autodiff", "optimizer=" + options.optimizer};
+  return {"dist-autodiff",
+          "optimizer=" +
+              mlir::dist::stringifyOptimizer(options.optimizer).str()};
 }
 
 PassStep getRecomputeStep(Recompute recompute) {

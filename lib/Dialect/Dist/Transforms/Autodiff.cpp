@@ -540,19 +540,14 @@ struct AutodiffPass : public mlir::dist::impl::DistAutodiffBase<AutodiffPass> {
 
   FailureOr<TrainingOptions> parseOptions(ModuleOp module) {
     TrainingOptions training;
-    std::optional<Optimizer> kind = symbolizeOptimizer(optimizer);
-    if (!kind)
-      return module.emitError(
-                 "dist-autodiff: optimizer must be sgd, adam or none, got '")
-             << optimizer << "'";
-    training.optimizer = *kind;
+    training.optimizer = optimizer;
     if (!(learningRate >= 0))
       return module.emitError("dist-autodiff: lr must be positive, got ")
              << learningRate;
     // 0 picks the optimizer's customary default.
     training.learningRate = learningRate > 0
                                 ? learningRate
-                                : (*kind == Optimizer::Adam ? 1e-3 : 0.01);
+                                : (optimizer == Optimizer::Adam ? 1e-3 : 0.01);
     if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1))
       return module.emitError(
                  "dist-autodiff: beta1 and beta2 must be in [0, 1), got ")

@@ -55,17 +55,14 @@ using namespace mlir::dist::pipeline;
 
 FailureOr<PipelineOptions>
 mlir::dist::getPipelineOptions(Location loc, int64_t numStages,
-                               int64_t numMicrobatches, StringRef schedule) {
-  std::optional<PipelineSchedule> parsed = symbolizePipelineSchedule(schedule);
-  if (!parsed)
-    return mlir::emitError(loc) << "unknown pipeline schedule '" << schedule
-                                << "' (expected gpipe or 1f1b)";
+                               int64_t numMicrobatches,
+                               PipelineSchedule schedule) {
   if (numStages < 1)
     return mlir::emitError(loc) << "pp must be at least 1, got " << numStages;
   if (numMicrobatches < 1)
     return mlir::emitError(loc)
            << "microbatches must be at least 1, got " << numMicrobatches;
-  return PipelineOptions{numStages, numMicrobatches, *parsed};
+  return PipelineOptions{numStages, numMicrobatches, schedule};
 }
 
 SmallVector<func::FuncOp> mlir::dist::getFunctionsToPipeline(ModuleOp module) {

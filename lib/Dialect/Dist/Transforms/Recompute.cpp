@@ -206,12 +206,10 @@ struct RecomputePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (mode != "full" && mode != "selective") {
-      mlir::emitError(diagnosticLoc(module))
-          << "dist-recompute: unknown mode '" << mode
-          << "' (expected full or selective)";
-      return signalPassFailure();
-    }
+    // The option parser offers full and selective; none (set from C++)
+    // keeps every activation.
+    if (mode == RecomputeMode::None)
+      return;
     bool sawTrainingStep = false;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isExternal() || !llvm::hasSingleElement(func.getBody()))
@@ -232,14 +230,14 @@ struct RecomputePass
   }
 
   void recomputeFunction(func::FuncOp func, Block &body) {
-    SmallVector<RecomputeGroup> groups = mode == "full"
+    SmallVector<RecomputeGroup> groups = mode == RecomputeMode::Full
                                              ? collectLayerGroups(body)
                                              : collectAttentionGroups(body);
     if (groups.empty()) {
       mlir::emitWarning(func.getLoc())
           << "dist-recompute: nothing to recompute in @" << func.getSymName()
-          << (mode == "full" ? " (forward ops carry no dist.layer)"
-                             : " (no softmax attention pattern)");
+          << (mode == RecomputeMode::Full ? " (forward ops carry no dist.layer)"
+                                          : " (no softmax attention pattern)");
       return;
     }
     // Insertion points first: cloning adds backward ops of the layer.

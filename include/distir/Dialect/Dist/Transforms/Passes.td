@@ -5,6 +5,14 @@
 
 include "mlir/Pass/PassBase.td"
 
+// Enum options take the values of DistEnums.td, spelled by stringify<Enum>
+// (getEnumOptionValue, Passes.h): the option parser rejects anything else.
+defvar Dist_PipelineScheduleValues = [{::llvm::cl::values(
+  ::mlir::dist::getEnumOptionValue(::mlir::dist::PipelineSchedule::GPipe,
+    "all forwards of a stage, then all backwards"),
+  ::mlir::dist::getEnumOptionValue(::mlir::dist::PipelineSchedule::OneFOneB,
+    "warm-up forwards, then one forward / one backward (PipeDream-Flush)"))}];
+
 def DistInferShapes : Pass<"dist-infer-shapes", "::mlir::ModuleOp"> {
   let summary = "Refine every result type from the function inputs";
   let description = [{
@@ -140,8 +148,16 @@ def DistAutodiff : Pass<"dist-autodiff", "::mlir::ModuleOp"> {
     docs/autodiff.md.
   }];
   let options = [
-    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
-           "sgd, adam or none (return the gradients)">,
+    Option<"optimizer", "optimizer", "::mlir::dist::Optimizer",
+           /*default=*/"::mlir::dist::Optimizer::Sgd",
+           "The update the training step applies",
+           [{::llvm::cl::values(
+             ::mlir::dist::getEnumOptionValue(::mlir::dist::Optimizer::Sgd,
+               "stochastic gradient descent"),
+             ::mlir::dist::getEnumOptionValue(::mlir::dist::Optimizer::Adam,
+               "Adam, with its two moments as optimizer state"),
+             ::mlir::dist::getEnumOptionValue(::mlir::dist::Optimizer::None,
+               "no update: the step returns the gradients"))}]>,
     Option<"learningRate", "lr", "double", /*default=*/"0.0",
            "Learning rate; 0 picks 0.01 for sgd and 1e-3 for adam">,
     Option<"beta1", "beta1", "double", /*default=*/"0.9", "Adam's beta1">,
@@ -178,8 +194,9 @@ def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
     Option<"pp", "pp", "int64_t", /*default=*/"1", "Number of stages">,
     Option<"microbatches", "microbatches", "int64_t", /*default=*/"1",
            "Number of microbatches the batch is split into">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
-           "Per-stage order: gpipe or 1f1b">,
+    Option<"schedule", "schedule", "::mlir::dist::PipelineSchedule",
+           /*default=*/"::mlir::dist::PipelineSchedule::OneFOneB",
+           "Per-stage order of the microbatches", Dist_PipelineScheduleValues>,
     Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"",
            "Mesh whose \"pp\" axis gives the stages' devices">,
   ];
@@ -210,8 +227,9 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
     Option<"pp", "pp", "int64_t", /*default=*/"1", "Pipeline stages">,
     Option<"microbatches", "microbatches", "int64_t", /*default=*/"1",
            "Microbatches per step">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"1f1b\"",
-           "Per-stage order: gpipe or 1f1b">,
+    Option<"schedule", "schedule", "::mlir::dist::PipelineSchedule",
+           /*default=*/"::mlir::dist::PipelineSchedule::OneFOneB",
+           "Per-stage order of the microbatches", Dist_PipelineScheduleValues>,
     Option<"layoutMap", "layout-map", "std::string", /*default=*/"\"\"",
            "JSON layout map (regex over parameter names -> layout) instead "
            "of the Megatron layouts">,
@@ -241,8 +259,14 @@ def DistRecompute : Pass<"dist-recompute", "::mlir::ModuleOp"> {
     `dist.recomputed` unit attribute. See docs/recompute.md.
   }];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"full\"",
-           "What to recompute: full or selective">,
+    Option<"mode", "mode", "::mlir::dist::RecomputeMode",
+           /*default=*/"::mlir::dist::RecomputeMode::Full", "What to recompute",
+           [{::llvm::cl::values(
+             ::mlir::dist::getEnumOptionValue(::mlir::dist::RecomputeMode::Full,
+               "every layer's forward before its backward"),
+             ::mlir::dist::getEnumOptionValue(
+               ::mlir::dist::RecomputeMode::Selective,
+               "only the attention core"))}]>,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];

@@ -114,11 +114,10 @@ struct PipelineOptions {
   PipelineSchedule schedule = PipelineSchedule::OneFOneB;
 };
 
-/// The options of a pass: a one-line error at `loc` for an unknown schedule
-/// or a degree below 1.
+/// The options of a pass: a one-line error at `loc` for a degree below 1.
 FailureOr<PipelineOptions> getPipelineOptions(Location loc, int64_t numStages,
                                               int64_t numMicrobatches,
-                                              llvm::StringRef schedule);
+                                              PipelineSchedule schedule);
 
 /// The functions of `module` the passes transform: those with a body.
 llvm::SmallVector<func::FuncOp> getFunctionsToPipeline(ModuleOp module);
