@@ -14,7 +14,8 @@
 // CHECK-SAME: tensor<16x8xf32, #dist.devices<[1]>> {dist.name = "target", dist.role = "data"
 // CHECK-SAME: -> (tensor<f32, #dist.devices<[1]>> {dist.name = "loss", dist.role = "loss"
 // CHECK-SAME: attributes {dist.mesh = @world}
-// CHECK: %[[HALF:.*]] = dist.constant dense<5.000000e-01> : tensor<f32> on [1] {dist.stage = 1 : i64}
+// The 1/microbatches scale carries the split's mark (dist-search reads it).
+// CHECK: %[[HALF:.*]] = dist.constant dense<5.000000e-01> : tensor<f32> on [1] {dist.microbatch_scale, dist.stage = 1 : i64}
 
 // CHECK: %[[X0:.*]] = dist.slice %arg4 {dist.microbatch = 0 : i64, dist.stage = 0 : i64, limits = array<i64: 8, 8>, starts = array<i64: 0, 0>
 // CHECK: dist.matmul %[[X0]], %arg0 {dist.layer = 0 : i64, dist.microbatch = 0 : i64, {{.*}}dist.stage = 0 : i64} : (tensor<8x8xf32, #dist.devices<[0]>>

@@ -32,11 +32,11 @@ std::optional<int64_t> getIntAttr(Operation *op, llvm::StringRef name) {
 }
 
 /// The 1/microbatches factor dist-pipeline creates for ops that average over
-/// the batch: a constant without the hints every op of the program carries.
+/// the batch, as the split marks it.
 bool isMicrobatchScale(Value value) {
   auto constant = value.getDefiningOp<dist::ConstantOp>();
-  return constant && !constant->hasAttr(dist::DistDialect::kLayerAttrName) &&
-         !constant->hasAttr("dist.phase");
+  return constant &&
+         constant->hasAttr(dist::DistDialect::kMicrobatchScaleAttrName);
 }
 
 /// Reads a PipelineTemplate off a lowered training step, one phase per
@@ -100,10 +100,10 @@ bool TemplateExtractor::readTasks(std::string &error) {
 }
 
 void TemplateExtractor::classifyUnitTask(TemplateTask &t, Operation *op) {
-  auto phase = op->getAttrOfType<StringAttr>("dist.phase");
+  std::optional<dist::Phase> phase = dist::getPhase(op);
   t.role = TaskRole::Unit;
-  t.kind = phase && phase.getValue() == "backward" ? UnitKind::Backward
-                                                   : UnitKind::Forward;
+  t.kind =
+      phase == dist::Phase::Backward ? UnitKind::Backward : UnitKind::Forward;
   // What the split adds: the microbatch slices of the data (no hints),
   // the 1/microbatches products, the running sums (reading another
   // microbatch).
@@ -246,9 +246,8 @@ void TemplateExtractor::measureResidents(func::FuncOp func) {
   for (BlockArgument arg : func.getArguments()) {
     TemplateResident resident;
     std::tie(resident.devices, resident.bytes) = residents[arg.getArgNumber()];
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
-    resident.isData = role && role.getValue() == "data";
+    std::optional<dist::Role> role = dist::getArgRole(func, arg.getArgNumber());
+    resident.isData = role == dist::Role::Data;
     stage.residents.push_back(resident);
     Operation *first = nullptr;
     for (Operation *user : arg.getUsers())
@@ -261,9 +260,9 @@ void TemplateExtractor::measureResidents(func::FuncOp func) {
       continue;
     if (resident.isData)
       stage.dataBytes[*layer] += resident.bytes / stage.numMicrobatches;
-    if (role.getValue() == "parameter")
+    if (*role == dist::Role::Parameter)
       stage.parameterBytes[*layer] += resident.bytes;
-    if (role.getValue() == "parameter" || role.getValue() == "optimizer_state")
+    if (*role == dist::Role::Parameter || *role == dist::Role::OptimizerState)
       stage.persistentBytes[*layer] += resident.bytes;
   }
 }

@@ -464,6 +464,7 @@ DIST_CHECK_ATTR_NAME(kLayerAttrName, LayerAttrHelper)
 DIST_CHECK_ATTR_NAME(kStageAttrName, StageAttrHelper)
 DIST_CHECK_ATTR_NAME(kMicrobatchAttrName, MicrobatchAttrHelper)
 DIST_CHECK_ATTR_NAME(kRecomputedAttrName, RecomputedAttrHelper)
+DIST_CHECK_ATTR_NAME(kMicrobatchScaleAttrName, MicrobatchScaleAttrHelper)
 DIST_CHECK_ATTR_NAME(kShardingsAttrName, ShardingsAttrHelper)
 DIST_CHECK_ATTR_NAME(kCostAttrName, CostSAttrHelper)
 #undef DIST_CHECK_ATTR_NAME
@@ -727,6 +728,8 @@ LogicalResult DistDialect::verifyOperationAttribute(Operation *op,
              << quotedCases<Phase>(getMaxEnumValForPhase(), " or ");
     return success();
   }
+  if (name == kMicrobatchScaleAttrName && !isa<ConstantOp>(op))
+    return op->emitError() << "'" << name << "' belongs on a dist.constant";
   if (name == kShardingAttrName) {
     // On an op: the sharding of its (single) result, as left by propagation.
     if (op->getNumResults() != 1)

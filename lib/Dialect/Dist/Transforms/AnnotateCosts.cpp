@@ -42,7 +42,8 @@ struct AnnotateCostsPass
     module.walk([&](Operation *op) {
       if (std::optional<double> seconds =
               distir::sim::estimateOpTime(op, model))
-        op->setAttr("dist.cost_s", builder.getF64FloatAttr(*seconds));
+        op->setAttr(dist::DistDialect::kCostAttrName,
+                    builder.getF64FloatAttr(*seconds));
     });
   }
 };

@@ -152,9 +152,10 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
   if (!found && func.getNumResults() == 1)
     found = 0;
   if (!found)
-    return func.emitOpError(
-        "has no loss to differentiate: mark one result with "
-        "dist.role = \"loss\"");
+    return func.emitOpError("has no loss to differentiate: mark one result "
+                            "with ")
+           << DistDialect::kRoleAttrName << " = \"" << stringifyRole(Role::Loss)
+           << "\"";
   lossIndex = *found;
   loss = ret.getOperand(lossIndex);
   auto lossType = dyn_cast<RankedTensorType>(loss.getType());

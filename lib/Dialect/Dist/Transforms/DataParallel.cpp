@@ -27,10 +27,11 @@ using namespace mlir::dist;
 
 /// Results whose layout the wrapper fixes: what every replica must agree on.
 /// Per-sample outputs keep the batch split that propagation gives them.
-static bool isReplicatedResult(StringAttr role) {
-  return role && llvm::is_contained({"loss", "gradient", "updated_parameter",
-                                     "updated_optimizer_state"},
-                                    role.getValue());
+static bool isReplicatedResult(std::optional<Role> role) {
+  return role &&
+         llvm::is_contained({Role::Loss, Role::Gradient, Role::UpdatedParameter,
+                             Role::UpdatedOptimizerState},
+                            *role);
 }
 
 LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
@@ -56,8 +57,7 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
 
   bool anyRole = false;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    anyRole |=
-        static_cast<bool>(func.getArgAttrOfType<StringAttr>(i, "dist.role"));
+    anyRole |= getArgRole(func, i).has_value();
   if (!anyRole)
     return func.emitError()
            << "data parallelism needs `dist.role` on the arguments to tell the "
@@ -69,8 +69,7 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
     FailureOr<Layout> layout = existingLayout(func.getArgAttrDict(i), type);
     if (failed(layout))
       return failure();
-    auto role = func.getArgAttrOfType<StringAttr>(i, "dist.role");
-    if (role && role.getValue() == "data" && !layout->usesAxis(*axis)) {
+    if (getArgRole(func, i) == Role::Data && !layout->usesAxis(*axis)) {
       auto name =
           func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName);
       std::string what = "argument " + std::to_string(i);
@@ -93,8 +92,7 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
   SmallVector<ShardingAttr> resultShardings;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
     resultShardings.emplace_back();
-    if (!isReplicatedResult(
-            func.getResultAttrOfType<StringAttr>(i, "dist.role")) ||
+    if (!isReplicatedResult(getResultRole(func, i)) ||
         func.getResultAttr(i, DistDialect::kShardingAttrName))
       continue;
     resultShardings.back() = getShardingAttr(

@@ -16,7 +16,8 @@
 using namespace mlir;
 using namespace mlir::dist;
 
-static constexpr StringLiteral kShardingsAttrName = "dist.shardings";
+static constexpr StringLiteral kShardingsAttrName =
+    DistDialect::kShardingsAttrName;
 
 FailureOr<MeshOp>
 mlir::dist::getOrCreateMesh(ModuleOp module, StringRef name,

@@ -148,10 +148,10 @@ const LayoutMap::Entry *LayoutMap::lookup(StringRef name) const {
 // Applying a map
 //===----------------------------------------------------------------------===//
 
-static bool isParameterLike(StringRef role) {
-  return llvm::is_contained({"parameter", "optimizer_state",
-                             "updated_parameter", "updated_optimizer_state",
-                             "gradient"},
+static bool isParameterLike(Role role) {
+  return llvm::is_contained({Role::Parameter, Role::OptimizerState,
+                             Role::UpdatedParameter,
+                             Role::UpdatedOptimizerState, Role::Gradient},
                             role);
 }
 
@@ -203,11 +203,11 @@ LogicalResult mlir::dist::annotateWithLayoutMap(func::FuncOp func,
   auto annotate = [&](Operation *at, const Twine &what, Type type,
                       DictionaryAttr attrs,
                       function_ref<void(ShardingAttr)> set) -> LogicalResult {
-    auto role = attrs ? attrs.getAs<StringAttr>("dist.role") : StringAttr();
+    std::optional<Role> role = getRole(attrs);
     auto name = attrs ? attrs.getAs<StringAttr>(DistDialect::kNameAttrName)
                       : StringAttr();
     // Without roles (a hand-written forward program), every named value.
-    if (!name || (role && !isParameterLike(role.getValue())))
+    if (!name || (role && !isParameterLike(*role)))
       return success();
     auto tensor = cast<RankedTensorType>(type);
     Layout layout = Layout::replicated(tensor.getRank());

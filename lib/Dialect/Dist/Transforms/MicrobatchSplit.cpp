@@ -258,9 +258,7 @@ LogicalResult PipelineSplitter::checkInput() {
     if (!type)
       return mlir::emitError(func.getLoc())
              << "argument " << arg.getArgNumber() << " is not a ranked tensor";
-    auto role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dist.role");
-    if (!role || role.getValue() != "data")
+    if (getArgRole(func, arg.getArgNumber()) != Role::Data)
       continue;
     isDataArg[arg.getArgNumber()] = true;
     if (numMicrobatches == 1)
@@ -289,7 +287,7 @@ LogicalResult PipelineSplitter::checkInput() {
     // The layouts propagation left on the ops describe the unsplit values;
     // the placed types and groups say everything about the split ones.
     op.removeAttr(DistDialect::kShardingAttrName);
-    op.removeAttr("dist.shardings");
+    op.removeAttr(DistDialect::kShardingsAttrName);
     indexOf[&op] = ops.size();
     ops.push_back(&op);
     stageOf.push_back(*stage);
@@ -718,7 +716,8 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
 void PipelineSplitter::tag(Operation *op, int64_t stage, int64_t microbatch,
                            Operation *from) {
   if (from) {
-    for (StringRef name : {StringRef("dist.phase"), StringRef("dist.layer")})
+    for (StringRef name :
+         {DistDialect::kPhaseAttrName, DistDialect::kLayerAttrName})
       if (Attribute attr = from->getAttr(name))
         op->setAttr(name, attr);
   }
@@ -759,6 +758,8 @@ Value PipelineSplitter::getScale(RankedTensorType like, int64_t stage) {
     auto op =
         ConstantOp::create(builder, func.getLoc(), value, getPlacement(like));
     tag(op, stage, -1);
+    // The search tells the split's scaling from the program's by this mark.
+    op->setAttr(DistDialect::kMicrobatchScaleAttrName, builder.getUnitAttr());
     scale = op.getResult();
   }
   return scale;

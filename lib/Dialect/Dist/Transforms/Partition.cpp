@@ -33,7 +33,8 @@ namespace mlir::dist {
 using namespace mlir;
 using namespace mlir::dist;
 
-static constexpr StringLiteral kShardingsAttrName = "dist.shardings";
+static constexpr StringLiteral kShardingsAttrName =
+    DistDialect::kShardingsAttrName;
 
 namespace {
 
@@ -161,8 +162,8 @@ void Partitioner::copyHints(Operation *from, Operation *to) {
     return;
   for (NamedAttribute attr : from->getDiscardableAttrs()) {
     StringRef name = attr.getName().getValue();
-    if (name.starts_with("dist.") && name != DistDialect::kShardingAttrName &&
-        name != kShardingsAttrName)
+    if (isa_and_nonnull<DistDialect>(attr.getNameDialect()) &&
+        name != DistDialect::kShardingAttrName && name != kShardingsAttrName)
       to->setAttr(attr.getName(), attr.getValue());
   }
 }

@@ -78,8 +78,7 @@ LogicalResult mlir::dist::checkBatchSplit(func::FuncOp func,
                                           int64_t numMicrobatches) {
   int64_t parts = dataParallel * numMicrobatches;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto role = func.getArgAttrOfType<StringAttr>(i, "dist.role");
-    if (!role || role.getValue() != "data" || parts == 1)
+    if (getArgRole(func, i) != Role::Data || parts == 1)
       continue;
     std::string name = describeArgument(func, i);
     auto type = dyn_cast<RankedTensorType>(func.getArgumentTypes()[i]);

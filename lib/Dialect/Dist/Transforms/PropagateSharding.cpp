@@ -30,7 +30,8 @@ using namespace mlir;
 using namespace mlir::dist;
 
 static constexpr int64_t kNone = ShardingRule::kNoLoop;
-static constexpr StringLiteral kShardingsAttrName = "dist.shardings";
+static constexpr StringLiteral kShardingsAttrName =
+    DistDialect::kShardingsAttrName;
 
 //===----------------------------------------------------------------------===//
 // Propagation

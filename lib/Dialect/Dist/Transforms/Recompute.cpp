@@ -224,7 +224,8 @@ struct RecomputePass
     if (!sawTrainingStep) {
       mlir::emitError(diagnosticLoc(module))
           << "dist-recompute: no training step (a function with "
-             "dist.phase = \"backward\" ops): run dist-autodiff first";
+          << DistDialect::kPhaseAttrName
+          << " = \"backward\" ops): run dist-autodiff first";
       return signalPassFailure();
     }
   }

@@ -42,6 +42,8 @@ def Dist_Dialect : Dialect {
     "::mlir::IntegerAttr":$stage,
     "::mlir::IntegerAttr":$microbatch,
     "::mlir::UnitAttr":$recomputed,
+    // On the 1/microbatches constant dist-pipeline's split creates.
+    "::mlir::UnitAttr":$microbatch_scale,
     "::mlir::ArrayAttr":$shardings,
     "::mlir::FloatAttr":$cost_s
   );
@@ -61,6 +63,8 @@ def Dist_Dialect : Dialect {
         "dist.microbatch";
     static constexpr ::llvm::StringLiteral kRecomputedAttrName =
         "dist.recomputed";
+    static constexpr ::llvm::StringLiteral kMicrobatchScaleAttrName =
+        "dist.microbatch_scale";
     static constexpr ::llvm::StringLiteral kShardingsAttrName =
         "dist.shardings";
     static constexpr ::llvm::StringLiteral kCostAttrName = "dist.cost_s";
