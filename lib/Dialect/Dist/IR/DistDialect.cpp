@@ -311,133 +311,62 @@ void mlir::dist::printDeviceSet(OpAsmPrinter &printer, Operation *,
 // ShardingAttr
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseAxisList(AsmParser &parser,
-                                 SmallVectorImpl<Attribute> &axes) {
-  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-    std::string name;
-    if (parser.parseString(&name))
-      return failure();
-    axes.push_back(StringAttr::get(parser.getContext(), name));
-    return success();
-  });
-}
-
-Attribute ShardingAttr::parse(AsmParser &parser, Type) {
-  MLIRContext *ctx = parser.getContext();
-  SymbolRefAttr mesh;
-  SmallVector<Attribute> dims, partial;
-  if (parser.parseLess() || parser.parseAttribute(mesh) || parser.parseComma())
-    return {};
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-        SmallVector<Attribute> axes;
-        if (parseAxisList(parser, axes))
-          return failure();
-        dims.push_back(ArrayAttr::get(ctx, axes));
-        return success();
-      }))
-    return {};
-  if (succeeded(parser.parseOptionalComma())) {
-    if (parser.parseKeyword("partial") || parser.parseEqual() ||
-        parseAxisList(parser, partial))
-      return {};
-  }
-  if (parser.parseGreater())
-    return {};
-  auto flat = dyn_cast<FlatSymbolRefAttr>(mesh);
-  if (!flat) {
-    parser.emitError(parser.getNameLoc(),
-                     "sharding mesh must be a flat symbol");
-    return {};
-  }
-  return parser.getChecked<ShardingAttr>(ctx, flat, ArrayAttr::get(ctx, dims),
-                                         ArrayAttr::get(ctx, partial));
-}
-
-static void printAxisList(AsmPrinter &printer, ArrayAttr axes) {
-  printer << "[";
-  llvm::interleaveComma(axes, printer, [&](Attribute axis) {
-    printer.printString(cast<StringAttr>(axis).getValue());
-  });
-  printer << "]";
-}
-
-void ShardingAttr::print(AsmPrinter &printer) const {
-  printer << "<" << getMesh() << ", [";
-  llvm::interleaveComma(getDimAxes(), printer, [&](Attribute dim) {
-    printAxisList(printer, cast<ArrayAttr>(dim));
-  });
-  printer << "]";
-  if (!getPartialAxes().empty()) {
-    printer << ", partial = ";
-    printAxisList(printer, getPartialAxes());
-  }
-  printer << ">";
-}
-
 LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                   FlatSymbolRefAttr mesh, ArrayAttr dimAxes,
-                                   ArrayAttr partialAxes) {
+                                   FlatSymbolRefAttr mesh,
+                                   ArrayRef<AxisListAttr> dimAxes,
+                                   AxisListAttr partialAxes) {
   if (!mesh)
     return emitError() << "sharding needs a mesh";
+  if (!partialAxes || llvm::is_contained(dimAxes, AxisListAttr()))
+    return emitError() << "sharding axis lists must not be null";
   llvm::SmallSet<StringRef, 8> seen;
-  auto check = [&](Attribute axis) -> LogicalResult {
-    auto name = dyn_cast<StringAttr>(axis);
-    if (!name)
-      return emitError() << "mesh axes must be strings";
-    if (!seen.insert(name.getValue()).second)
-      return emitError() << "mesh axis \"" << name.getValue()
-                         << "\" is used more than once in a sharding";
+  auto checkUnique = [&](AxisListAttr axes) -> LogicalResult {
+    for (StringAttr axis : axes.getValue())
+      if (!seen.insert(axis.getValue()).second)
+        return emitError() << "mesh axis \"" << axis.getValue()
+                           << "\" is used more than once in a sharding";
     return success();
   };
-  for (Attribute dim : dimAxes) {
-    auto axes = dyn_cast<ArrayAttr>(dim);
-    if (!axes)
-      return emitError() << "each dimension of a sharding is a list of axes";
-    for (Attribute axis : axes)
-      if (failed(check(axis)))
-        return failure();
-  }
-  for (Attribute axis : partialAxes)
-    if (failed(check(axis)))
+  for (AxisListAttr axes : dimAxes)
+    if (failed(checkUnique(axes)))
       return failure();
-  return success();
+  return checkUnique(partialAxes);
+}
+
+static SmallVector<StringRef> getAxisNames(AxisListAttr axes) {
+  return llvm::map_to_vector(axes.getValue(),
+                             [](StringAttr axis) { return axis.getValue(); });
 }
 
 SmallVector<StringRef> ShardingAttr::getAxesOfDim(int64_t dim) const {
-  SmallVector<StringRef> names;
-  for (Attribute axis : cast<ArrayAttr>(getDimAxes()[dim]))
-    names.push_back(cast<StringAttr>(axis).getValue());
-  return names;
+  return getAxisNames(getDimAxes()[dim]);
 }
 
 SmallVector<StringRef> ShardingAttr::getPartial() const {
-  SmallVector<StringRef> names;
-  for (Attribute axis : getPartialAxes())
-    names.push_back(cast<StringAttr>(axis).getValue());
-  return names;
+  return getAxisNames(getPartialAxes());
 }
 
 bool ShardingAttr::isReplicated() const {
-  return getPartialAxes().empty() &&
-         llvm::all_of(getDimAxes(), [](Attribute dim) {
-           return cast<ArrayAttr>(dim).empty();
+  return getPartialAxes().getValue().empty() &&
+         llvm::all_of(getDimAxes(), [](AxisListAttr axes) {
+           return axes.getValue().empty();
          });
 }
 
 ShardingAttr ShardingAttr::get(MLIRContext *ctx, StringRef mesh,
                                ArrayRef<SmallVector<StringRef>> dims,
                                ArrayRef<StringRef> partial) {
-  auto toArray = [&](ArrayRef<StringRef> names) {
-    SmallVector<Attribute> attrs;
-    for (StringRef name : names)
-      attrs.push_back(StringAttr::get(ctx, name));
-    return ArrayAttr::get(ctx, attrs);
+  auto toAxisList = [&](ArrayRef<StringRef> names) {
+    return AxisListAttr::get(ctx,
+                             llvm::map_to_vector(names, [&](StringRef name) {
+                               return StringAttr::get(ctx, name);
+                             }));
   };
-  SmallVector<Attribute> dimAttrs;
+  SmallVector<AxisListAttr> dimAttrs;
   for (const auto &axes : dims)
-    dimAttrs.push_back(toArray(axes));
-  return get(ctx, FlatSymbolRefAttr::get(ctx, mesh),
-             ArrayAttr::get(ctx, dimAttrs), toArray(partial));
+    dimAttrs.push_back(toAxisList(axes));
+  return get(ctx, FlatSymbolRefAttr::get(ctx, mesh), dimAttrs,
+             toAxisList(partial));
 }
 
 //===----------------------------------------------------------------------===//

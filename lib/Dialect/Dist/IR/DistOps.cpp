@@ -748,35 +748,6 @@ LogicalResult ConstantOp::inferReturnTypes(
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValueAttr(); }
 
-ParseResult ConstantOp::parse(OpAsmParser &parser, OperationState &result) {
-  ElementsAttr value;
-  if (parser.parseAttribute(value, "value", result.attributes))
-    return failure();
-  DevicesAttr devices;
-  if (succeeded(parser.parseOptionalKeyword("on"))) {
-    if (parseDeviceSet(parser, devices))
-      return failure();
-    result.addAttribute("devices", devices);
-  }
-  if (parser.parseOptionalAttrDict(result.attributes))
-    return failure();
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type)
-    return parser.emitError(parser.getNameLoc(),
-                            "constant value must be a ranked tensor");
-  result.addTypes(withPlacement(type, devices));
-  return success();
-}
-
-void ConstantOp::print(OpAsmPrinter &printer) {
-  printer << ' ';
-  printer.printAttribute(getValueAttr());
-  if (DevicesAttr devices = getDevicesAttr()) {
-    printer << " on ";
-    printDeviceSet(printer, *this, devices);
-  }
-  printer.printOptionalAttrDict((*this)->getAttrs(), {"value", "devices"});
-}
 int64_t ConstantOp::getBytesRead() { return 0; }
 
 //===----------------------------------------------------------------------===//

@@ -65,6 +65,26 @@ def Dist_DeviceGroupsAttr : Dist_Attr<"DeviceGroups", "groups"> {
   }];
 }
 
+def Dist_AxisListAttr
+    : ArrayOfAttr<Dist_Dialect, "AxisList", "axes", "::mlir::StringAttr"> {
+  let summary = "Mesh axis names, major to minor";
+  let description = [{
+    `["dp", "tp"]` inside a `#dist.sharding`: the axes that split one tensor
+    dimension, or the axes of pending partial sums; `[]` when there are none.
+  }];
+  let assemblyFormat = "`[` (`]`) : ($value^ `]`)?";
+}
+
+// The partial axes of a sharding: an empty list when the value is not a
+// pending partial sum. The empty list is the parameter's default, so the
+// format prints `partial = [...]` only when it is not empty and `partial = []`
+// parses to the same attribute as no partial at all.
+def Dist_PartialAxesParameter
+    : AttrOrTypeParameter<"::mlir::dist::AxisListAttr",
+                          "axes of pending partial sums"> {
+  let defaultValue = "::mlir::dist::AxisListAttr::get($_ctxt, {})";
+}
+
 def Dist_ShardingAttr : Dist_Attr<"Sharding", "sharding"> {
   let summary = "How a global tensor is split over the axes of a mesh";
   let description = [{
@@ -74,10 +94,15 @@ def Dist_ShardingAttr : Dist_Attr<"Sharding", "sharding"> {
     which the local values are pending partial sums of the global value. The
     common language of data, tensor parallelism and ZeRO, and of layout maps.
   }];
-  let parameters = (ins "::mlir::FlatSymbolRefAttr":$mesh,
-                        "::mlir::ArrayAttr":$dimAxes,
-                        "::mlir::ArrayAttr":$partialAxes);
-  let hasCustomAssemblyFormat = 1;
+  let parameters = (ins
+      "::mlir::FlatSymbolRefAttr":$mesh,
+      OptionalArrayRefParameter<"::mlir::dist::AxisListAttr",
+                                "the axes of each dimension">:$dimAxes,
+      Dist_PartialAxesParameter:$partialAxes);
+  let assemblyFormat = [{
+    `<` $mesh `,` `[` (`]`) : ($dimAxes^ `]`)?
+      (`,` `partial` `=` $partialAxes^)? `>`
+  }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getRank() const { return getDimAxes().size(); }

@@ -386,7 +386,8 @@ def Dist_ConstantOp : Dist_Op<"constant", [Pure, ConstantLike, Dist_DataMovement
   let arguments = (ins ElementsAttr:$value,
                        OptionalAttr<Dist_DevicesAttr>:$devices);
   let results = (outs Dist_Tensor:$result);
-  let hasCustomAssemblyFormat = 1;
+  // The result type is the value's with the devices as encoding.
+  let assemblyFormat = "$value (`on` custom<DeviceSet>($devices)^)? attr-dict";
   let hasFolder = 1;
 }
 
