@@ -27,9 +27,7 @@ namespace sim {
 
 double inferSamplesPerStep(func::FuncOp func) {
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    auto role =
-        func.getArgAttrOfType<StringAttr>(i, dist::DistDialect::kRoleAttrName);
-    if (!role || role.getValue() != "data")
+    if (dist::getArgRole(func, i) != dist::Role::Data)
       continue;
     auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
     if (!type || type.getRank() == 0 || type.isDynamicDim(0))

@@ -115,7 +115,7 @@ private:
                     Block *newBody, SmallVectorImpl<Value> &results,
                     SmallVectorImpl<DictionaryAttr> &attrs);
   /// `base` with `dist.name` and `dist.role` set.
-  DictionaryAttr getNamedAttrs(StringRef name, StringRef role,
+  DictionaryAttr getNamedAttrs(StringRef name, Role role,
                                DictionaryAttr base = {});
   /// The smallest layer hint among the forward users of `value`, if any.
   IntegerAttr getFirstLayer(Value value);
@@ -140,8 +140,7 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
   // The loss: the result marked as such, or the only result.
   std::optional<unsigned> found;
   for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    StringAttr role = func.getResultAttrOfType<StringAttr>(i, kRoleAttrName);
-    if (!role || role.getValue() != "loss")
+    if (getResultRole(func, i) != Role::Loss)
       continue;
     if (found)
       return func.emitOpError("has several results with dist.role = \"loss\" "
@@ -166,12 +165,11 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
            << loss.getType();
 
   for (BlockArgument arg : func.getArguments()) {
-    StringAttr role =
-        func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kRoleAttrName);
-    if (role && role.getValue() == "optimizer_state")
+    std::optional<Role> role = getArgRole(func, arg.getArgNumber());
+    if (role == Role::OptimizerState)
       return func.emitOpError("is already a training step (argument ")
              << arg.getArgNumber() << " is optimizer state)";
-    if (!role || role.getValue() != "parameter")
+    if (role != Role::Parameter)
       continue;
     if (!isFloatTensor(arg))
       return func.emitOpError("parameter argument ")
@@ -201,10 +199,11 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
                "first)";
         return WalkResult::interrupt();
       }
-    if (StringAttr phase = op->getAttrOfType<StringAttr>(kPhaseAttrName))
-      if (phase.getValue() != "forward") {
-        op->emitOpError("is already in the ")
-            << phase << " phase: the function is already a training step";
+    if (std::optional<Phase> phase = getPhase(op))
+      if (*phase != Phase::Forward) {
+        op->emitOpError("is already in the \"")
+            << stringifyPhase(*phase)
+            << "\" phase: the function is already a training step";
         return WalkResult::interrupt();
       }
     return WalkResult::advance();
@@ -230,7 +229,7 @@ LogicalResult TrainingStepBuilder::differentiate() {
   // Activity: only values that depend on a parameter carry gradients.
   llvm::DenseSet<Value> active(parameters.begin(), parameters.end());
   for (Operation &op : body.without_terminator()) {
-    op.setAttr(kPhaseAttrName, StringAttr::get(ctx, "forward"));
+    setPhase(&op, Phase::Forward);
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return active.contains(v); }))
       for (Value result : op.getResults())
@@ -240,7 +239,7 @@ LogicalResult TrainingStepBuilder::differentiate() {
 
   builder.setInsertionPoint(terminator);
   builder.setListener(&stamp);
-  stamp.phase = StringAttr::get(ctx, "backward");
+  stamp.phase = getPhaseAttr(ctx, Phase::Backward);
   if (Operation *lossOp = loss.getDefiningOp())
     stamp.layer =
         lossOp->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
@@ -319,13 +318,12 @@ void TrainingStepBuilder::removeDeadBackwardOps() {
   stamp.created.clear();
 }
 
-DictionaryAttr TrainingStepBuilder::getNamedAttrs(StringRef name,
-                                                  StringRef role,
+DictionaryAttr TrainingStepBuilder::getNamedAttrs(StringRef name, Role role,
                                                   DictionaryAttr base) {
   MLIRContext *ctx = func.getContext();
   NamedAttrList attrs(base);
   attrs.set(DistDialect::kNameAttrName, StringAttr::get(ctx, name));
-  attrs.set(kRoleAttrName, StringAttr::get(ctx, role));
+  attrs.set(kRoleAttrName, getRoleAttr(ctx, role));
   return attrs.getDictionary(ctx);
 }
 
@@ -373,12 +371,12 @@ TrainingStepBuilder::buildArguments(ArrayRef<ParameterInfo> infos) {
                                 "dist-autodiff before placing the program");
       for (StringRef moment : {".adam_m", ".adam_v"})
         add(info.type,
-            getNamedAttrs(info.name + moment.str(), "optimizer_state",
+            getNamedAttrs(info.name + moment.str(), Role::OptimizerState,
                           info.layout),
             info.loc);
     }
     add(RankedTensorType::get({}, Float32Type::get(ctx), statePlacement),
-        getNamedAttrs("adam.step", "optimizer_state"), func.getLoc());
+        getNamedAttrs("adam.step", Role::OptimizerState), func.getLoc());
   }
   args.stateEnd = args.types.size();
   for (BlockArgument arg : func.getArguments()) {
@@ -412,7 +410,7 @@ void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
                                        SmallVectorImpl<DictionaryAttr> &attrs) {
   MLIRContext *ctx = func.getContext();
   builder.setListener(&stamp);
-  stamp.phase = StringAttr::get(ctx, "optimizer");
+  stamp.phase = getPhaseAttr(ctx, Phase::Optimizer);
   SmallVector<Value> newState;
   for (auto [i, info] : llvm::enumerate(infos)) {
     Value param = newBody->getArgument(args.newIndexOfOld[info.oldIndex]);
@@ -422,7 +420,7 @@ void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
     case Optimizer::None:
       results.push_back(grad);
       attrs.push_back(
-          getNamedAttrs(info.name + ".grad", "gradient", info.layout));
+          getNamedAttrs(info.name + ".grad", Role::Gradient, info.layout));
       continue;
     case Optimizer::Sgd:
       results.push_back(
@@ -442,7 +440,8 @@ void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
       break;
     }
     }
-    attrs.push_back(getNamedAttrs(info.name, "updated_parameter", info.layout));
+    attrs.push_back(
+        getNamedAttrs(info.name, Role::UpdatedParameter, info.layout));
   }
   if (options.optimizer == Optimizer::Adam) {
     Location loc = func.getLoc();
@@ -456,8 +455,7 @@ void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
                                         args.stateEnd - args.stateBegin))) {
       results.push_back(value);
       NamedAttrList updated(stateAttrs);
-      updated.set(kRoleAttrName,
-                  StringAttr::get(ctx, "updated_optimizer_state"));
+      updated.set(kRoleAttrName, getRoleAttr(ctx, Role::UpdatedOptimizerState));
       attrs.push_back(updated.getDictionary(ctx));
     }
   }
@@ -479,7 +477,7 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
   // any other result of the forward function.
   SmallVector<Value> results = {oldReturn.getOperand(lossIndex)};
   SmallVector<DictionaryAttr> resultAttrs = {
-      getNamedAttrs("loss", "loss", func.getResultAttrDict(lossIndex))};
+      getNamedAttrs("loss", Role::Loss, func.getResultAttrDict(lossIndex))};
   builder.setInsertionPoint(oldReturn);
   buildUpdates(infos, *args, newBody, results, resultAttrs);
   for (unsigned i = 0; i < oldReturn.getNumOperands(); ++i) {

@@ -33,10 +33,7 @@ constexpr llvm::StringLiteral kPhaseAttrName =
 constexpr llvm::StringLiteral kRecomputedAttrName =
     ::mlir::dist::DistDialect::kRecomputedAttrName;
 
-bool hasPhase(Operation *op, StringRef phase) {
-  auto attr = op->getAttrOfType<StringAttr>(kPhaseAttrName);
-  return attr && attr.getValue() == phase;
-}
+bool hasPhase(Operation *op, Phase phase) { return getPhase(op) == phase; }
 
 /// Forward ops whose results may be recomputed together, and the layer whose
 /// backward pass receives the clones.
@@ -54,7 +51,7 @@ SmallVector<RecomputeGroup> collectLayerGroups(Block &body) {
   llvm::MapVector<int64_t, RecomputeGroup> groups;
   for (Operation &op : body) {
     std::optional<int64_t> layer = getLayer(&op);
-    if (!layer || !hasPhase(&op, "forward"))
+    if (!layer || !hasPhase(&op, Phase::Forward))
       continue;
     RecomputeGroup &group = groups[*layer];
     group.layer = *layer;
@@ -74,10 +71,10 @@ SmallVector<RecomputeGroup> collectAttentionGroups(Block &body) {
   SmallVector<RecomputeGroup> groups;
   for (auto softmax : body.getOps<SoftmaxOp>()) {
     std::optional<int64_t> layer = getLayer(softmax);
-    if (!layer || !hasPhase(softmax, "forward"))
+    if (!layer || !hasPhase(softmax, Phase::Forward))
       continue;
     auto scores = softmax->getOperand(0).getDefiningOp<MatmulOp>();
-    if (!scores || !hasPhase(scores, "forward"))
+    if (!scores || !hasPhase(scores, Phase::Forward))
       continue;
     SmallVector<Operation *> dropouts;
     bool feedsContext = false;
@@ -86,7 +83,7 @@ SmallVector<RecomputeGroup> collectAttentionGroups(Block &body) {
       Value value = probs.pop_back_val();
       for (OpOperand &use : value.getUses()) {
         Operation *user = use.getOwner();
-        if (!hasPhase(user, "forward"))
+        if (!hasPhase(user, Phase::Forward))
           continue;
         if (isa<DropoutOp>(user)) {
           dropouts.push_back(user);
@@ -111,9 +108,9 @@ SmallVector<RecomputeGroup> collectAttentionGroups(Block &body) {
 /// optimizer, or read by another layer), so recomputing it frees nothing.
 bool isCheckpoint(Value value, const RecomputeGroup &group) {
   for (Operation *user : value.getUsers()) {
-    if (hasPhase(user, "backward"))
+    if (hasPhase(user, Phase::Backward))
       continue;
-    if (hasPhase(user, "forward") &&
+    if (hasPhase(user, Phase::Forward) &&
         (!group.forwardUsesOutsideKeep || group.ops.contains(user)))
       continue;
     return true;
@@ -124,7 +121,7 @@ bool isCheckpoint(Value value, const RecomputeGroup &group) {
 /// Whether `user` is a backward op that the clones inserted before
 /// `insertBefore` can serve (the clones must dominate it).
 bool readsAfter(Operation *user, Operation *insertBefore) {
-  return hasPhase(user, "backward") &&
+  return hasPhase(user, Phase::Backward) &&
          user->getBlock() == insertBefore->getBlock() &&
          !user->isBeforeInBlock(insertBefore);
 }
@@ -179,7 +176,7 @@ void recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
     if (!toClone.contains(op))
       continue;
     Operation *clone = builder.clone(*op, mapping);
-    clone->setAttr(kPhaseAttrName, StringAttr::get(ctx, "backward"));
+    setPhase(clone, Phase::Backward);
     clone->setAttr(DistDialect::kLayerAttrName,
                    IntegerAttr::get(IntegerType::get(ctx, 64), group.layer));
     clone->setAttr(kRecomputedAttrName, UnitAttr::get(ctx));
@@ -215,8 +212,9 @@ struct RecomputePass
       if (func.isExternal() || !llvm::hasSingleElement(func.getBody()))
         continue;
       Block &body = func.getBody().front();
-      if (llvm::none_of(
-              body, [](Operation &op) { return hasPhase(&op, "backward"); }))
+      if (llvm::none_of(body, [](Operation &op) {
+            return hasPhase(&op, Phase::Backward);
+          }))
         continue;
       sawTrainingStep = true;
       recomputeFunction(func, body);
@@ -245,7 +243,7 @@ struct RecomputePass
     llvm::DenseMap<int64_t, Operation *> firstBackward;
     for (Operation &op : body)
       if (std::optional<int64_t> layer = getLayer(&op))
-        if (hasPhase(&op, "backward"))
+        if (hasPhase(&op, Phase::Backward))
           firstBackward.try_emplace(*layer, &op);
     for (const RecomputeGroup &group : groups)
       if (Operation *insertBefore = firstBackward.lookup(group.layer))
