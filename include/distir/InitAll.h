@@ -7,7 +7,8 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace distir {
-/// The dist and func dialects and their interface extensions (inlining).
+/// The dist and func dialects and their interface extensions (inlining,
+/// gradients); not execution (see registerExecutionInterfaceExternalModels).
 void registerAllDialects(mlir::DialectRegistry &registry);
 /// distir's passes plus canonicalize, cse, inline and symbol-dce.
 void registerAllPasses();

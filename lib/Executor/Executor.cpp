@@ -1,6 +1,7 @@
 //===- Executor.cpp - Reference interpreter of dist programs --------------===//
 
 #include "distir/Executor/Executor.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 
 #include "distir/Dialect/Dist/IR/DistOps.h"
 #include "distir/Kernels/Kernels.h"
@@ -234,7 +235,10 @@ Status getConstantTensor(Attribute value, HostTensor &tensor) {
 Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
     : module(module),
       maxLiveBytes(options.maxLiveBytes > 0 ? options.maxLiveBytes
-                                            : getDefaultMemoryLimit()) {}
+                                            : getDefaultMemoryLimit()) {
+  // Whoever built the context, the ops it runs need their kernels.
+  registerExecutionInterfaceExternalModels(*module->getContext());
+}
 
 LogicalResult Interpreter::define(Operation *op, Value value,
                                   PlacedValue placed, Environment &values) {

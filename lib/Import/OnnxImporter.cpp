@@ -9,6 +9,7 @@
 #include "ImporterImpl.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 #include "distir/Executor/Executor.h"
 #include "distir/ShapeInference/ShapeRules.h"
 
@@ -1055,6 +1056,8 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
                                               const OnnxImportOptions &options,
                                               std::string &error) {
   context.loadDialect<dist::DistDialect, func::FuncDialect>();
+  // Values needed at import time are computed by the reference kernels.
+  dist::registerExecutionInterfaceExternalModels(context);
   auto fail = [&](const std::string &message) {
     error = formatModelError(modelPath, message);
     return OwningOpRef<ModuleOp>();

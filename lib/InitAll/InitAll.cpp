@@ -2,7 +2,9 @@
 
 #include "distir/InitAll.h"
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/Transforms/GradientInterfaceImpl.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
+#include "distir/Simulator/Passes.h"
 
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -12,6 +14,10 @@
 void distir::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::dist::DistDialect, mlir::func::FuncDialect>();
   mlir::func::registerInlinerExtension(registry);
+  // The compiler's interfaces: cost and sharding rules come with the
+  // dialect, gradients from beside autodiff. Execution is not registered
+  // here (dist-opt does not link the kernels).
+  mlir::dist::registerGradientInterfaceExternalModels(registry);
 }
 
 void distir::registerAllPasses() {
@@ -20,4 +26,5 @@ void distir::registerAllPasses() {
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
   mlir::dist::registerDistPasses();
+  distir::sim::registerDistSimulatorPasses();
 }

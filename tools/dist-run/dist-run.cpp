@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Dialect/Dist/IR/DistOps.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 #include "distir/Executor/Executor.h"
 #include "distir/Executor/GlobalView.h"
 #include "distir/Executor/Inputs.h"
@@ -232,6 +233,7 @@ int main(int argc, char **argv) {
   // Only the dialects a program is written in: no passes run here.
   DialectRegistry registry;
   registry.insert<dist::DistDialect, func::FuncDialect>();
+  dist::registerExecutionInterfaceExternalModels(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);

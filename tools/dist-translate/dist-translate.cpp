@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 #include "distir/Import/OnnxImporter.h"
 #include "distir/Kernels/Npy.h"
 #include "distir/Support/DebugOptions.h"
@@ -144,6 +145,8 @@ int main(int argc, char **argv) {
   // passes (DistInitAll), so it builds and links on its own.
   mlir::DialectRegistry registry;
   registry.insert<mlir::dist::DistDialect, mlir::func::FuncDialect>();
+  // The importer folds constant subgraphs by running the reference kernels.
+  mlir::dist::registerExecutionInterfaceExternalModels(registry);
   mlir::MLIRContext context(registry);
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module = distir::importOnnxModel(

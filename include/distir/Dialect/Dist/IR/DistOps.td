@@ -60,8 +60,6 @@ class Dist_ComputeOp<string mnemonic, list<Trait> traits = [],
             !listconcat(Dist_OwnMethods<traits>.cost, costMethods)>,
         DeclareOpInterfaceMethods<Dist_ShardingRuleOpInterface,
                                   Dist_OwnMethods<traits>.sharding>,
-        DeclareOpInterfaceMethods<Dist_GradientOpInterface>,
-        DeclareOpInterfaceMethods<Dist_ExecutableOpInterface>,
         Dist_InferRefinableType], traits)> {
   let assemblyFormat =
       "operands attr-dict `:` functional-type(operands, results)";
@@ -664,7 +662,6 @@ def Dist_MeshOp : Dist_Op<"mesh", [Symbol, HasParent<"::mlir::ModuleOp">]> {
 // or Dist_DataMovement).
 class Dist_CommOp<string mnemonic, list<Trait> traits = []>
     : Dist_Op<mnemonic, !listconcat([Dist_CostOpInterface,
-        DeclareOpInterfaceMethods<Dist_GradientOpInterface>,
         Dist_InferRefinableType], traits)>;
 
 // Over groups of one device a collective moves and combines nothing: it

@@ -1,21 +1,22 @@
 //===- AnnotateCosts.cpp - dist.cost_s on every modeled op ----------------===//
 
-#include "distir/Dialect/Dist/Transforms/Passes.h"
+#include "distir/Dialect/Dist/IR/DistDialect.h"
 #include "distir/Simulator/Lowering.h"
+#include "distir/Simulator/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
-namespace mlir::dist {
+namespace distir::sim {
 #define GEN_PASS_DEF_DISTANNOTATECOSTS
-#include "distir/Dialect/Dist/Transforms/Passes.h.inc"
-} // namespace mlir::dist
+#include "distir/Simulator/Passes.h.inc"
+} // namespace distir::sim
 
 using namespace mlir;
 
 namespace {
 
 struct AnnotateCostsPass
-    : public dist::impl::DistAnnotateCostsBase<AnnotateCostsPass> {
+    : public distir::sim::impl::DistAnnotateCostsBase<AnnotateCostsPass> {
   using Base::Base;
 
   void runOnOperation() override {
