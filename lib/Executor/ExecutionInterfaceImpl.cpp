@@ -493,3 +493,15 @@ void mlir::dist::registerExecutionInterfaceExternalModels(
   registerExecutionInterfaceExternalModels(registry);
   context.appendDialectRegistry(registry);
 }
+
+bool mlir::dist::isMissingExecutionModel(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  return dialect && dialect_extension_detail::hasPromisedInterface(
+                        *dialect, op->getName().getTypeID(),
+                        ExecutableOpInterface::getInterfaceID());
+}
+
+const char *mlir::dist::getMissingExecutionModelMessage() {
+  return "has no kernel registered (the tool must call "
+         "mlir::dist::registerExecutionInterfaceExternalModels)";
+}

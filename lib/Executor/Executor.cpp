@@ -235,10 +235,7 @@ Status getConstantTensor(Attribute value, HostTensor &tensor) {
 Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
     : module(module),
       maxLiveBytes(options.maxLiveBytes > 0 ? options.maxLiveBytes
-                                            : getDefaultMemoryLimit()) {
-  // Whoever built the context, the ops it runs need their kernels.
-  registerExecutionInterfaceExternalModels(*module->getContext());
-}
+                                            : getDefaultMemoryLimit()) {}
 
 LogicalResult Interpreter::define(Operation *op, Value value,
                                   PlacedValue placed, Environment &values) {
@@ -360,6 +357,8 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
     return runCommunication(op, values);
   if (isa<ExecutableOpInterface>(op))
     return runCompute(op, values);
+  if (isMissingExecutionModel(op))
+    return op->emitOpError() << getMissingExecutionModelMessage();
   return op->emitOpError() << "is not supported by the reference executor";
 }
 

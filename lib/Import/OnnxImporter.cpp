@@ -597,6 +597,11 @@ const HostTensor *GraphImporter::evaluate(Value root, std::string &why) {
     }
     Operation *op = value.getDefiningOp();
     auto compute = dyn_cast<dist::ExecutableOpInterface>(op);
+    if (!compute && dist::isMissingExecutionModel(op)) {
+      why = "'" + op->getName().getStringRef().str() + "' " +
+            dist::getMissingExecutionModelMessage();
+      return nullptr;
+    }
     if (!compute) {
       why = "it is computed by '" + op->getName().getStringRef().str() +
             "', which cannot be evaluated at import time";
@@ -1056,8 +1061,6 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
                                               const OnnxImportOptions &options,
                                               std::string &error) {
   context.loadDialect<dist::DistDialect, func::FuncDialect>();
-  // Values needed at import time are computed by the reference kernels.
-  dist::registerExecutionInterfaceExternalModels(context);
   auto fail = [&](const std::string &message) {
     error = formatModelError(modelPath, message);
     return OwningOpRef<ModuleOp>();

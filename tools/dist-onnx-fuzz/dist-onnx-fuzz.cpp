@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 #include "distir/Import/OnnxImporter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static mlir::MLIRContext *context = [] {
     mlir::DialectRegistry registry;
     registry.insert<mlir::dist::DistDialect, mlir::func::FuncDialect>();
+    mlir::dist::registerExecutionInterfaceExternalModels(registry);
     auto *created = new mlir::MLIRContext(registry);
     created->disableMultithreading();
     return created;

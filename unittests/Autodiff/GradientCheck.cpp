@@ -3,6 +3,7 @@
 #include "GradientCheck.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 #include "distir/InitAll.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -126,6 +127,8 @@ std::vector<int64_t> elementsToCheck(int64_t count, int64_t maxElements) {
 std::unique_ptr<MLIRContext> distir::testing::makeContext() {
   DialectRegistry registry;
   distir::registerAllDialects(registry);
+  // The checks run the forward and the training step.
+  mlir::dist::registerExecutionInterfaceExternalModels(registry);
   auto context = std::make_unique<MLIRContext>(registry);
   context->loadAllAvailableDialects();
   return context;

@@ -3,6 +3,7 @@
 
 #include "distir/Executor/GlobalView.h"
 #include "distir/Dialect/Dist/IR/DistDialect.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 #include "distir/Executor/Executor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,6 +21,7 @@ namespace {
 class GlobalViewTest : public ::testing::Test {
 protected:
   GlobalViewTest() {
+    dist::registerExecutionInterfaceExternalModels(context);
     context.getOrLoadDialect<dist::DistDialect>();
     context.getOrLoadDialect<func::FuncDialect>();
   }

@@ -2,6 +2,7 @@
 //-------------------===//
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Executor/ExecutionInterfaceImpl.h"
 #include "distir/Import/OnnxImporter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,6 +28,14 @@ mlir::OwningOpRef<mlir::ModuleOp> importText(mlir::MLIRContext &context,
                                              const OnnxImportOptions &options,
                                              std::string &error) {
   return importOnnxModel(text, "test.onnx.txt", context, options, error);
+}
+
+/// What dist-translate registers: the importer folds constant subgraphs by
+/// running the reference kernels.
+mlir::DialectRegistry getImportRegistry() {
+  mlir::DialectRegistry registry;
+  mlir::dist::registerExecutionInterfaceExternalModels(registry);
+  return registry;
 }
 
 std::vector<std::string> argumentNames(mlir::ModuleOp module) {
@@ -82,7 +91,7 @@ TEST(OnnxImport, MissingFilesAreErrorsNamingThem) {
 // An input whose value is given becomes a constant only where the dialect
 // needs it at import time (a Reshape target); otherwise it stays an input.
 TEST(OnnxImport, InputValuesFreezeOnlyWhatIsNeeded) {
-  mlir::MLIRContext context;
+  mlir::MLIRContext context(getImportRegistry());
   const char *model = R"(<ir_version: 8, opset_import: ["" : 14]>
 g (float[2, 3] X, int64[2] S, float[3] B) => (float[3, 2] Y, float[2, 3] Z) {
   Y = Reshape (X, S)
@@ -109,8 +118,33 @@ g (float[2, 3] X, int64[2] S, float[3] B) => (float[3, 2] Y, float[2, 3] Z) {
   EXPECT_NE(error.find("--input-value S=FILE"), std::string::npos) << error;
 }
 
+// The size of X's first dimension reaches the Reshape through Gather and
+// Concat, which the importer evaluates with their reference kernels.
+TEST(OnnxImport, FoldsConstantSubgraphsWithTheRegisteredKernels) {
+  const char *model = R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[2, 3, 4] X) => (float[2, 12] R) {
+  shape = Shape (X)
+  idx = Constant <value = int64[1] {0}> ()
+  batch = Gather <axis = 0> (shape, idx)
+  minus = Constant <value = int64[1] {-1}> ()
+  target = Concat <axis = 0> (batch, minus)
+  R = Reshape (X, target)
+})";
+  std::string error;
+  mlir::MLIRContext context(getImportRegistry());
+  auto module = importText(context, model, OnnxImportOptions(), error);
+  ASSERT_TRUE(module) << error;
+
+  // A tool that forgot the registration gets an error naming it.
+  mlir::MLIRContext bare;
+  EXPECT_FALSE(importText(bare, model, OnnxImportOptions(), error));
+  EXPECT_NE(error.find("registerExecutionInterfaceExternalModels"),
+            std::string::npos)
+      << error;
+}
+
 TEST(OnnxImport, InputValueMustMatchTheInput) {
-  mlir::MLIRContext context;
+  mlir::MLIRContext context(getImportRegistry());
   const char *model = R"(<ir_version: 8, opset_import: ["" : 14]>
 g (float[2, 3] X) => (float[2, 3] Y) {
   Y = Relu (X)
@@ -134,7 +168,7 @@ TEST(OnnxImport, EveryOnnxTestDataModelImportsOrFailsWithOneLine) {
       "node ('[^']*'|#[0-9]+) \\(([A-Za-z0-9_.]+)(, output '[^']*')?\\)");
   int models = 0, imported = 0;
   std::map<std::string, int> errorsBySuite;
-  mlir::MLIRContext context;
+  mlir::MLIRContext context(getImportRegistry());
   for (const char *suite :
        {"node", "pytorch-converted", "pytorch-operator", "simple"}) {
     std::error_code ec;

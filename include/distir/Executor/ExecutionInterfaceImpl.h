@@ -5,6 +5,7 @@
 namespace mlir {
 class DialectRegistry;
 class MLIRContext;
+class Operation;
 } // namespace mlir
 
 namespace mlir::dist {
@@ -13,9 +14,13 @@ namespace mlir::dist {
 /// register it (dist-run, and dist-translate whose importer folds constant
 /// subgraphs), so that the compiler does not link the kernels.
 void registerExecutionInterfaceExternalModels(DialectRegistry &registry);
-/// The same for a context built by someone else: the executor's and the
-/// importer's entry points call it, since they cannot run ops without it.
+/// The same for a context that already exists (tests).
 void registerExecutionInterfaceExternalModels(MLIRContext &context);
+/// Whether the dialect promised `op` a kernel that nobody registered: the tool
+/// did not call registerExecutionInterfaceExternalModels.
+bool isMissingExecutionModel(Operation *op);
+/// The error to report then.
+const char *getMissingExecutionModelMessage();
 } // namespace mlir::dist
 
 #endif

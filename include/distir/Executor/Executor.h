@@ -54,6 +54,8 @@ struct InterpreterOptions {
   int64_t maxLiveBytes = 0;
 };
 
+/// Runs dist programs with the reference kernels: the module's context must
+/// have them registered (registerExecutionInterfaceExternalModels).
 class Interpreter {
 public:
   explicit Interpreter(mlir::ModuleOp module, InterpreterOptions options = {});

@@ -43,7 +43,9 @@ struct OnnxImportOptions {
 
 /// Imports the model held in `contents` (read from `modelPath`, which is used
 /// in messages and to find external tensor data). Returns null and a one-line
-/// message in `error` on failure.
+/// message in `error` on failure. Constant subgraphs are folded by running
+/// the reference kernels: `context` must have them registered
+/// (mlir::dist::registerExecutionInterfaceExternalModels).
 mlir::OwningOpRef<mlir::ModuleOp>
 importOnnxModel(llvm::StringRef contents, llvm::StringRef modelPath,
                 mlir::MLIRContext &context, const OnnxImportOptions &options,

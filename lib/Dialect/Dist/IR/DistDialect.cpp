@@ -15,6 +15,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <string_view>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -37,6 +38,15 @@ struct DistInlinerInterface : public DialectInlinerInterface {
     return true;
   }
 };
+
+template <typename OpT> struct OpTag {
+  using type = OpT;
+};
+
+/// Calls `fn(OpTag<OpT>())` for each op type of the pack.
+template <typename... OpTs, typename Fn> void forEachOpType(Fn &&fn) {
+  (fn(OpTag<OpTs>()), ...);
+}
 } // namespace
 
 void DistDialect::initialize() {
@@ -49,6 +59,25 @@ void DistDialect::initialize() {
 #define GET_OP_LIST
 #include "distir/Dialect/Dist/IR/DistOps.cpp.inc"
       >();
+  // Gradients (beside autodiff) and reference kernels (the executor) are
+  // external models registered by their owners. Promising them, as upstream
+  // dialects promise their external models, makes a tool that forgot a
+  // registration fail loudly instead of finding no interface.
+  forEachOpType<
+#define GET_OP_LIST
+#include "distir/Dialect/Dist/IR/DistOps.cpp.inc"
+      >([this](auto tag) {
+    using OpT = typename decltype(tag)::type;
+    // Compute ops (Dist_ComputeOp) are the ones placed like their operands.
+    constexpr bool isCompute = OpT::template hasTrait<SamePlacement>();
+    constexpr bool isCommunication =
+        std::is_same_v<OpT, SendOp> ||
+        OpT::template hasTrait<CollectiveOpInterface::Trait>();
+    if constexpr (isCompute)
+      declarePromisedInterface<ExecutableOpInterface, OpT>();
+    if constexpr (isCompute || isCommunication)
+      declarePromisedInterface<GradientOpInterface, OpT>();
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,7 +3,7 @@
 // Reverse-mode automatic differentiation over the dist dialect. The pass
 // walks the forward ops backwards from the loss, asks each op for its
 // vector-Jacobian product (GradientOpInterface::buildGradient, one rule per op
-// in lib/Dialect/Dist/IR/DistGradients.cpp), sums the gradients of values used
+// in GradientInterfaceImpl.cpp), sums the gradients of values used
 // more than once, then appends the optimizer update and rewrites the
 // signature into the training-step convention of docs/autodiff.md.
 //
