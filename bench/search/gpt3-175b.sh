@@ -4,7 +4,7 @@
 # (1024 GPUs): every (dp, tp, pp) with dp tp pp = 1024, every microbatch
 # count dividing a replica's batch, gpipe and 1f1b. Target: under 60 s.
 # Two runs: the plain step (--recompute none, the default), then with
-# activation recomputation as a further dimension (none, full, selective).
+# activation recomputation as a further dimension (none, full, selective; minimal is left out).
 #   bash bench/search/gpt3-175b.sh     # THREADS=1 to pin threads
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)

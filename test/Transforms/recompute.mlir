@@ -1,7 +1,10 @@
 // RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=full | FileCheck %s --check-prefix=FULL
+// RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=minimal | FileCheck %s --check-prefix=MIN
 // RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=selective | FileCheck %s --check-prefix=SEL
 // A second run finds nothing left to recompute: the clones read checkpoints only.
 // RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=full --dist-recompute=mode=full | FileCheck %s --check-prefix=FULL
+// RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=minimal --dist-recompute=mode=minimal | FileCheck %s --check-prefix=MIN
+// RUN: dist-opt %s --dist-autodiff=optimizer=none --dist-recompute=mode=minimal --dist-recompute=mode=full | FileCheck %s --check-prefix=MIN
 
 // Two dense layers with tanh, then attention-shaped ops in layer 1: scores
 // matmul, softmax, dropout, probs x V.
@@ -23,9 +26,10 @@ func.func @f(%x: tensor<2x4x8xf32> {dist.name = "input", dist.role = "data"},
 }
 
 // Full: layer 0's only activation a backward op reads is its output %a0,
-// which layer 1 reads too: a checkpoint, nothing of layer 0 is cloned. Layer
-// 1 is re-run from %a0 right before its first backward op (the loss seed),
-// and every backward op reads the clones.
+// which layer 1 reads too: a checkpoint, so layer 0 is not re-run. Layer 1's
+// whole forward is re-run from %a0 right before its first backward op (the
+// loss seed), including the ops whose results no backward op reads, as
+// Megatron-LM's checkpointing does; every backward op reads the clones.
 // FULL-LABEL: func.func @f
 // FULL:      %[[A0:.*]] = dist.tanh %{{.*}} {dist.layer = 0 : i64, dist.phase = "forward"}
 // FULL:      dist.mse_loss {{.*}}dist.phase = "forward"
@@ -35,6 +39,7 @@ func.func @f(%x: tensor<2x4x8xf32> {dist.name = "input", dist.role = "data"},
 // FULL-NEXT: %[[P:.*]] = dist.softmax %[[S]] {causal, dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed
 // FULL-NEXT: %[[D:.*]] = dist.dropout %[[P]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // FULL-NEXT: %[[C:.*]] = dist.matmul %[[D]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
+// FULL-NEXT: dist.mse_loss %[[C]], %arg3 {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // FULL-NEXT: %[[SEED:.*]] = dist.constant dense<1.000000e+00> : tensor<f32> {dist.layer = 1 : i64, dist.phase = "backward"}
 // FULL-NEXT: dist.mse_loss_grad %[[SEED]], %[[C]], %arg3
 // FULL:      dist.softmax_grad %{{.*}}, %[[P]]
@@ -42,6 +47,28 @@ func.func @f(%x: tensor<2x4x8xf32> {dist.name = "input", dist.role = "data"},
 // FULL:      dist.tanh_grad %{{.*}}, %[[A0]] {dist.layer = 0
 // FULL-NOT:  dist.recomputed
 // FULL:      return
+
+// Minimal: layer 0's only activation a backward op reads is its output %a0,
+// which layer 1 reads too: a checkpoint, nothing of layer 0 is cloned. Layer
+// 1's ops that the backward reads are re-run from %a0 right before its first
+// backward op (the loss seed), and every backward op reads the clones; the
+// loss, whose result only the return reads, is not.
+// MIN-LABEL: func.func @f
+// MIN:      %[[A0:.*]] = dist.tanh %{{.*}} {dist.layer = 0 : i64, dist.phase = "forward"}
+// MIN:      dist.mse_loss {{.*}}dist.phase = "forward"
+// MIN-NEXT: %[[H1:.*]] = dist.matmul %[[A0]], %arg1 {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
+// MIN-NEXT: %[[A1:.*]] = dist.tanh %[[H1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
+// MIN-NEXT: %[[S:.*]] = dist.matmul %[[A1]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed, transpose_b}
+// MIN-NEXT: %[[P:.*]] = dist.softmax %[[S]] {causal, dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed
+// MIN-NEXT: %[[D:.*]] = dist.dropout %[[P]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
+// MIN-NEXT: %[[C:.*]] = dist.matmul %[[D]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
+// MIN-NEXT: %[[SEED:.*]] = dist.constant dense<1.000000e+00> : tensor<f32> {dist.layer = 1 : i64, dist.phase = "backward"}
+// MIN-NEXT: dist.mse_loss_grad %[[SEED]], %[[C]], %arg3
+// MIN:      dist.softmax_grad %{{.*}}, %[[P]]
+// MIN:      dist.tanh_grad %{{.*}}, %[[A1]] {dist.layer = 1
+// MIN:      dist.tanh_grad %{{.*}}, %[[A0]] {dist.layer = 0
+// MIN-NOT:  dist.recomputed
+// MIN:      return
 
 // Selective: only the attention core (scores matmul, softmax, dropout) is
 // cloned; the tanh and the context matmul are read from the forward pass.

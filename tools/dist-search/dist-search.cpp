@@ -88,7 +88,7 @@ static cl::list<std::string>
 static cl::list<std::string> recomputeModes(
     "recompute", cl::CommaSeparated,
     cl::desc("Activation recomputation modes (dist-recompute): none, full, "
-             "selective (default: none)"),
+             "minimal, selective (default: none)"),
     cl::cat(searchCategory));
 static cl::opt<bool>
     powersOfTwo("power-of-two",

@@ -82,7 +82,7 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
       std::optional<Recompute> mode = parseRecompute(name);
       if (!mode)
         return !fail("--recompute: unknown mode '" + name +
-                     "' (none, full or selective)");
+                     "' (none, full, minimal or selective)");
       if (llvm::is_contained(space.recomputeModes, *mode))
         return !fail("--recompute: '" + name + "' given twice");
       space.recomputeModes.push_back(*mode);

@@ -1,4 +1,4 @@
-//===- Recompute.cpp - activation recomputation (full / selective) --------===//
+//===- Recompute.cpp - activation recomputation (full/minimal/selective) --===//
 //
 // A training step keeps every forward activation a backward op reads alive
 // from its forward op to its backward use. Recomputation trades that memory
@@ -44,10 +44,15 @@ struct RecomputeGroup {
   /// a whole layer: a value another layer reads is also read by that layer's
   /// backward pass, which runs before this one's, so it is stored anyway.
   bool forwardUsesOutsideKeep;
+  /// Whether every op of the group is re-run (Megatron's whole-layer
+  /// checkpointing, mode=full), or only those the backward reads need
+  /// (mode=minimal, mode=selective).
+  bool rerunAll;
 };
 
-/// Full recomputation: one group per layer, every forward op of the layer.
-SmallVector<RecomputeGroup> collectLayerGroups(Block &body) {
+/// Full and minimal recomputation: one group per layer, every forward op of
+/// the layer.
+SmallVector<RecomputeGroup> collectLayerGroups(Block &body, bool rerunAll) {
   llvm::MapVector<int64_t, RecomputeGroup> groups;
   for (Operation &op : body) {
     std::optional<int64_t> layer = getLayer(&op);
@@ -56,6 +61,7 @@ SmallVector<RecomputeGroup> collectLayerGroups(Block &body) {
     RecomputeGroup &group = groups[*layer];
     group.layer = *layer;
     group.forwardUsesOutsideKeep = true;
+    group.rerunAll = rerunAll;
     group.ops.insert(&op);
   }
   return llvm::to_vector(llvm::make_second_range(groups.takeVector()));
@@ -95,7 +101,10 @@ SmallVector<RecomputeGroup> collectAttentionGroups(Block &body) {
     }
     if (!feedsContext)
       continue;
-    RecomputeGroup group{*layer, {}, /*forwardUsesOutsideKeep=*/false};
+    RecomputeGroup group{*layer,
+                         {},
+                         /*forwardUsesOutsideKeep=*/false,
+                         /*rerunAll=*/false};
     group.ops.insert(scores);
     group.ops.insert(softmax);
     group.ops.insert(dropouts.begin(), dropouts.end());
@@ -126,6 +135,41 @@ bool readsAfter(Operation *user, Operation *insertBefore) {
          !user->isBeforeInBlock(insertBefore);
 }
 
+/// The ops of `group` that recompute `needed`, stopping at values that stay
+/// alive anyway (checkpoints, values from outside the group, arguments).
+llvm::DenseSet<Operation *>
+collectNeededOps(const RecomputeGroup &group,
+                 const llvm::SetVector<Value> &needed) {
+  llvm::DenseSet<Operation *> toClone;
+  SmallVector<Value> worklist(needed.begin(), needed.end());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || !group.ops.contains(def) || !toClone.insert(def).second)
+      continue;
+    for (Value operand : def->getOperands()) {
+      Operation *operandDef = operand.getDefiningOp();
+      if (operandDef && group.ops.contains(operandDef) &&
+          !isCheckpoint(operand, group))
+        worklist.push_back(operand);
+    }
+  }
+  return toClone;
+}
+
+/// Every op of `group` placed before `insertBefore`: the whole layer's
+/// forward is re-run, including the ops whose results the backward does not
+/// read (a row-parallel matmul, its all-reduce, the residual add), as
+/// Megatron-LM's activation checkpointing does. Their clones stay unused.
+llvm::DenseSet<Operation *> collectWholeGroup(const RecomputeGroup &group,
+                                              Operation *insertBefore) {
+  llvm::DenseSet<Operation *> toClone;
+  for (Operation *op : group.ops)
+    if (op->getBlock() == insertBefore->getBlock() &&
+        op->isBeforeInBlock(insertBefore))
+      toClone.insert(op);
+  return toClone;
+}
+
 /// Clones what `group` needs to rematerialise before `insertBefore` and
 /// redirects the later backward uses to the clones.
 void recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
@@ -144,21 +188,9 @@ void recomputeGroup(const RecomputeGroup &group, Operation *insertBefore) {
   if (needed.empty())
     return;
 
-  // The ops that recompute them, stopping at values that stay alive anyway
-  // (checkpoints, values from outside the group, arguments).
-  llvm::DenseSet<Operation *> toClone;
-  SmallVector<Value> worklist(needed.begin(), needed.end());
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || !group.ops.contains(def) || !toClone.insert(def).second)
-      continue;
-    for (Value operand : def->getOperands()) {
-      Operation *operandDef = operand.getDefiningOp();
-      if (operandDef && group.ops.contains(operandDef) &&
-          !isCheckpoint(operand, group))
-        worklist.push_back(operand);
-    }
-  }
+  llvm::DenseSet<Operation *> toClone =
+      group.rerunAll ? collectWholeGroup(group, insertBefore)
+                     : collectNeededOps(group, needed);
   // The clones read the originals of everything they do not recompute;
   // those must exist at the insertion point.
   for (Operation *op : toClone)
@@ -203,7 +235,7 @@ struct RecomputePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // The option parser offers full and selective; none (set from C++)
+    // The option parser offers full, minimal and selective; none (set from C++)
     // keeps every activation.
     if (mode == RecomputeMode::None)
       return;
@@ -229,14 +261,16 @@ struct RecomputePass
   }
 
   void recomputeFunction(func::FuncOp func, Block &body) {
-    SmallVector<RecomputeGroup> groups = mode == RecomputeMode::Full
-                                             ? collectLayerGroups(body)
-                                             : collectAttentionGroups(body);
+    bool selective = mode == RecomputeMode::Selective;
+    SmallVector<RecomputeGroup> groups =
+        selective ? collectAttentionGroups(body)
+                  : collectLayerGroups(body, /*rerunAll=*/mode ==
+                                                 RecomputeMode::Full);
     if (groups.empty()) {
       mlir::emitWarning(func.getLoc())
           << "dist-recompute: nothing to recompute in @" << func.getSymName()
-          << (mode == RecomputeMode::Full ? " (forward ops carry no dist.layer)"
-                                          : " (no softmax attention pattern)");
+          << (selective ? " (no softmax attention pattern)"
+                        : " (forward ops carry no dist.layer)");
       return;
     }
     // Insertion points first: cloning adds backward ops of the layer.

@@ -63,11 +63,13 @@ def Dist_RecomputeMode : Dist_Enum<"RecomputeMode",
     "which activations a training step recomputes", [
     I32EnumCase<"None", 0, "none">,
     I32EnumCase<"Full", 1, "full">,
-    I32EnumCase<"Selective", 2, "selective">]> {
+    I32EnumCase<"Selective", 2, "selective">,
+    I32EnumCase<"Minimal", 3, "minimal">]> {
   let description = [{
-    `none`: keep every activation; `full`: recompute each layer's forward
-    before its backward; `selective`: recompute only the attention core
-    (docs/recompute.md).
+    `none`: keep every activation; `full`: re-run each layer's whole forward
+    before its backward (Megatron-LM's activation checkpointing); `minimal`:
+    re-run only the forward ops of the layer whose results its backward reads;
+    `selective`: recompute only the attention core (docs/recompute.md).
   }];
 }
 

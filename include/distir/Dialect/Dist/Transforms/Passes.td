@@ -229,12 +229,15 @@ def DistRecompute : Pass<"dist-recompute", "::mlir::ModuleOp"> {
                 "pass instead of keeping their results";
   let description = [{
     On a training step produced by dist-autodiff (before dist-parallelize or
-    dist-pipeline). `mode=full`: per `dist.layer` L, only the values that
-    cross layers (used by a forward op of another layer, returned, or used by
-    the optimizer) and the layer's inputs stay alive; every other result of a
-    forward op of layer L that a backward op uses is recomputed by clones of
-    layer L's forward ops placed right before the first backward op of layer
-    L. `mode=selective` (Korthikanti et al. 2022): only the attention core is
+    dist-pipeline). `mode=full` and `mode=minimal`: per `dist.layer` L, only the values that cross layers
+    (used by a forward op of another layer, returned, or used by the
+    optimizer) and the layer's inputs stay alive; the other results of layer
+    L's forward ops that a backward op uses are recomputed by clones placed
+    right before the first backward op of layer L. `mode=full` (Megatron-LM's
+    activation checkpointing) clones every forward op of the layer, so the
+    whole layer, communication included, runs again; `mode=minimal` clones
+    only the ops those values depend on.
+    `mode=selective` (Korthikanti et al. 2022): only the attention core is
     recomputed: a `dist.softmax` whose input is a `dist.matmul` (the scores)
     and whose result, possibly through `dist.dropout`, is the lhs of a
     `dist.matmul` (probs x V); the clones of the scores matmul, the softmax
@@ -247,7 +250,10 @@ def DistRecompute : Pass<"dist-recompute", "::mlir::ModuleOp"> {
            /*default=*/"::mlir::dist::RecomputeMode::Full", "What to recompute",
            [{::llvm::cl::values(
              ::mlir::dist::getEnumOptionValue(::mlir::dist::RecomputeMode::Full,
-               "every layer's forward before its backward"),
+               "every layer's whole forward before its backward (Megatron-LM)"),
+             ::mlir::dist::getEnumOptionValue(
+               ::mlir::dist::RecomputeMode::Minimal,
+               "only the forward ops whose results a layer's backward reads"),
              ::mlir::dist::getEnumOptionValue(
                ::mlir::dist::RecomputeMode::Selective,
                "only the attention core"))}]>,
