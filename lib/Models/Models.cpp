@@ -185,12 +185,17 @@ int64_t distir::models::getNumParameters(const GptConfig &config) {
 
 namespace {
 
-/// Stamps `dist.layer = layer` on every op the builder inserts.
+/// Stamps `dist.layer = layer` on every op the builder inserts, and
+/// `dist.no_recompute` on those outside the recomputable layers.
 struct LayerStamp : public OpBuilder::Listener {
   void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     op->setAttr(DistDialect::kLayerAttrName, layerAttr);
+    if (outsideLayers)
+      op->setAttr(DistDialect::kNoRecomputeAttrName,
+                  UnitAttr::get(op->getContext()));
   }
   IntegerAttr layerAttr;
+  bool outsideLayers = false;
 };
 
 /// Declares the arguments of a forward function, then builds its body.
@@ -247,6 +252,11 @@ public:
     stamp.layerAttr =
         IntegerAttr::get(IntegerType::get(builder.getContext(), 64), layer);
   }
+
+  /// Whether the next ops are outside the model's recomputable layers (the
+  /// embedding, final norm, head and loss, which Megatron-LM's activation
+  /// checkpointing leaves out).
+  void setOutsideLayers(bool outside) { stamp.outsideLayers = outside; }
 
   Value arg(unsigned index) { return func.getArgument(index); }
 
@@ -375,12 +385,14 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
     return AddOp::create(builder, loc, y, fb.arg(bias)).getResult();
   };
 
-  // Embedding: layer 0.
+  // Embedding: layer 0, not recomputed.
+  fb.setOutsideLayers(true);
   Location embedLoc = nameLoc(ctx, "embed");
   Value x =
       TakeOp::create(builder, embedLoc, fb.arg(tokenEmbedding), fb.arg(tokens),
                      /*axis=*/0);
   x = AddOp::create(builder, embedLoc, x, fb.arg(positionEmbedding));
+  fb.setOutsideLayers(false);
 
   const llvm::APFloat scale(1.0 / std::sqrt(static_cast<double>(headDim)));
   for (int64_t i = 0; i < l; ++i) {
@@ -425,8 +437,10 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
     x = AddOp::create(builder, mlpLoc, x, f);
   }
 
-  // Final norm, head and loss stay in the last layer (see docs/dist-gen.md).
+  // Final norm, head and loss stay in the last layer (see docs/dist-gen.md)
+  // and are not recomputed.
   fb.setLayer(l - 1);
+  fb.setOutsideLayers(true);
   x = layerNorm(nameLoc(ctx, "final_ln"), x, finalLnWeight, finalLnBias);
   Location headLoc = nameLoc(ctx, "lm_head");
   Value logits = MatmulOp::create(builder, headLoc, x, fb.arg(lmHead));

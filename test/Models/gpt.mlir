@@ -26,8 +26,8 @@
 // CHECK-SAME: -> (tensor<f32> {dist.name = "loss", dist.role = "loss"})
 
 // Embeddings (layer 0): token lookup plus the broadcast position table.
-// CHECK: %[[E:.*]] = dist.take %[[TOK_EMB]], %[[TOKENS]] {dist.layer = 0 : i64} : (tensor<32x16xf32>, tensor<2x8xi64>) -> tensor<2x8x16xf32>
-// CHECK: %[[X0:.*]] = dist.add %[[E]], %[[POS_EMB]] {dist.layer = 0 : i64} : (tensor<2x8x16xf32>, tensor<8x16xf32>) -> tensor<2x8x16xf32>
+// CHECK: %[[E:.*]] = dist.take %[[TOK_EMB]], %[[TOKENS]] {dist.layer = 0 : i64, dist.no_recompute} : (tensor<32x16xf32>, tensor<2x8xi64>) -> tensor<2x8x16xf32>
+// CHECK: %[[X0:.*]] = dist.add %[[E]], %[[POS_EMB]] {dist.layer = 0 : i64, dist.no_recompute} : (tensor<2x8x16xf32>, tensor<8x16xf32>) -> tensor<2x8x16xf32>
 
 // Attention of layer 0: qkv columns are (head, q/k/v, head dim).
 // CHECK: dist.layer_norm %[[X0]], %[[LN1_W]], %[[LN1_B]] {dist.layer = 0 : i64}
@@ -49,13 +49,15 @@
 // CHECK: dist.reshape %[[CT]] {dist.layer = 0 : i64, shape = array<i64: 2, 8, 16>}
 // CHECK: dist.gelu %{{.*}} {approximate = #dist<gelu_approximation tanh>, dist.layer = 0 : i64} : (tensor<2x8x64xf32>)
 
-// Layer 1, then the final norm, head and loss stay in the last layer.
+// Layer 1, then the final norm, head and loss stay in the last layer; like
+// the embedding they are marked dist.no_recompute (Megatron-LM checkpoints
+// only the transformer layers).
 // CHECK: dist.layer_norm {{.*}} {dist.layer = 1 : i64}
 // CHECK: dist.softmax {{.*}}dist.layer = 1 : i64
 // CHECK: dist.layer_norm {{.*}} {dist.layer = 1 : i64}
-// CHECK: dist.layer_norm {{.*}} {dist.layer = 1 : i64}
-// CHECK: %[[LOGITS:.*]] = dist.matmul {{.*}} {dist.layer = 1 : i64} : (tensor<2x8x16xf32>, tensor<16x32xf32>) -> tensor<2x8x32xf32>
-// CHECK: %[[LOSS:.*]] = dist.cross_entropy %[[LOGITS]], %[[LABELS]] {dist.layer = 1 : i64} : (tensor<2x8x32xf32>, tensor<2x8xi64>) -> tensor<f32>
+// CHECK: dist.layer_norm {{.*}} {dist.layer = 1 : i64, dist.no_recompute}
+// CHECK: %[[LOGITS:.*]] = dist.matmul {{.*}} {dist.layer = 1 : i64, dist.no_recompute} : (tensor<2x8x16xf32>, tensor<16x32xf32>) -> tensor<2x8x32xf32>
+// CHECK: %[[LOSS:.*]] = dist.cross_entropy %[[LOGITS]], %[[LABELS]] {dist.layer = 1 : i64, dist.no_recompute} : (tensor<2x8x32xf32>, tensor<2x8xi64>) -> tensor<f32>
 // CHECK-NEXT: return %[[LOSS]] : tensor<f32>
 
 // Every parameter of both layers, in order.

@@ -29,19 +29,21 @@ func.func @f(%x: tensor<2x4x8xf32> {dist.name = "input", dist.role = "data"},
 // which layer 1 reads too: a checkpoint, so layer 0 is not re-run. Layer 1's
 // whole forward is re-run from %a0 right before its first backward op (the
 // loss seed), including the ops whose results no backward op reads, as
-// Megatron-LM's checkpointing does; every backward op reads the clones.
+// Megatron-LM's checkpointing does, but not the loss (no mode recomputes the
+// op whose result is the returned loss, so its input %c is stored and the
+// context matmul's clone stays unused); the other backward ops read the
+// clones.
 // FULL-LABEL: func.func @f
 // FULL:      %[[A0:.*]] = dist.tanh %{{.*}} {dist.layer = 0 : i64, dist.phase = "forward"}
-// FULL:      dist.mse_loss {{.*}}dist.phase = "forward"
+// FULL:      dist.mse_loss %[[C0:[^,]*]], {{.*}}dist.phase = "forward"
 // FULL-NEXT: %[[H1:.*]] = dist.matmul %[[A0]], %arg1 {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // FULL-NEXT: %[[A1:.*]] = dist.tanh %[[H1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // FULL-NEXT: %[[S:.*]] = dist.matmul %[[A1]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed, transpose_b}
 // FULL-NEXT: %[[P:.*]] = dist.softmax %[[S]] {causal, dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed
 // FULL-NEXT: %[[D:.*]] = dist.dropout %[[P]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
-// FULL-NEXT: %[[C:.*]] = dist.matmul %[[D]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
-// FULL-NEXT: dist.mse_loss %[[C]], %arg3 {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
+// FULL-NEXT: dist.matmul %[[D]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // FULL-NEXT: %[[SEED:.*]] = dist.constant dense<1.000000e+00> : tensor<f32> {dist.layer = 1 : i64, dist.phase = "backward"}
-// FULL-NEXT: dist.mse_loss_grad %[[SEED]], %[[C]], %arg3
+// FULL-NEXT: dist.mse_loss_grad %[[SEED]], %[[C0]], %arg3
 // FULL:      dist.softmax_grad %{{.*}}, %[[P]]
 // FULL:      dist.tanh_grad %{{.*}}, %[[A1]] {dist.layer = 1
 // FULL:      dist.tanh_grad %{{.*}}, %[[A0]] {dist.layer = 0
@@ -51,19 +53,18 @@ func.func @f(%x: tensor<2x4x8xf32> {dist.name = "input", dist.role = "data"},
 // Minimal: layer 0's only activation a backward op reads is its output %a0,
 // which layer 1 reads too: a checkpoint, nothing of layer 0 is cloned. Layer
 // 1's ops that the backward reads are re-run from %a0 right before its first
-// backward op (the loss seed), and every backward op reads the clones; the
-// loss, whose result only the return reads, is not.
+// backward op (the loss seed), and the backward ops read the clones; the
+// loss is not re-run, so its input %c is stored and not recomputed.
 // MIN-LABEL: func.func @f
 // MIN:      %[[A0:.*]] = dist.tanh %{{.*}} {dist.layer = 0 : i64, dist.phase = "forward"}
-// MIN:      dist.mse_loss {{.*}}dist.phase = "forward"
+// MIN:      dist.mse_loss %[[C0:[^,]*]], {{.*}}dist.phase = "forward"
 // MIN-NEXT: %[[H1:.*]] = dist.matmul %[[A0]], %arg1 {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // MIN-NEXT: %[[A1:.*]] = dist.tanh %[[H1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // MIN-NEXT: %[[S:.*]] = dist.matmul %[[A1]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed, transpose_b}
 // MIN-NEXT: %[[P:.*]] = dist.softmax %[[S]] {causal, dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed
 // MIN-NEXT: %[[D:.*]] = dist.dropout %[[P]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
-// MIN-NEXT: %[[C:.*]] = dist.matmul %[[D]], %[[A1]] {dist.layer = 1 : i64, dist.phase = "backward", dist.recomputed}
 // MIN-NEXT: %[[SEED:.*]] = dist.constant dense<1.000000e+00> : tensor<f32> {dist.layer = 1 : i64, dist.phase = "backward"}
-// MIN-NEXT: dist.mse_loss_grad %[[SEED]], %[[C]], %arg3
+// MIN-NEXT: dist.mse_loss_grad %[[SEED]], %[[C0]], %arg3
 // MIN:      dist.softmax_grad %{{.*}}, %[[P]]
 // MIN:      dist.tanh_grad %{{.*}}, %[[A1]] {dist.layer = 1
 // MIN:      dist.tanh_grad %{{.*}}, %[[A0]] {dist.layer = 0

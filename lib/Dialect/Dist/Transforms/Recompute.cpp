@@ -50,13 +50,33 @@ struct RecomputeGroup {
   bool rerunAll;
 };
 
+/// Ops that no mode recomputes, as Megatron-LM checkpoints only its
+/// transformer layers: those the model marks `dist.no_recompute` (dist-gen
+/// gpt's embedding, final norm, head and loss) and the op that computes the
+/// returned loss (a model without the mark, e.g. an MLP or an import).
+llvm::DenseSet<Operation *> collectOutsideLayers(func::FuncOp func,
+                                                 Block &body) {
+  llvm::DenseSet<Operation *> outside;
+  for (Operation &op : body)
+    if (op.hasAttr(DistDialect::kNoRecomputeAttrName))
+      outside.insert(&op);
+  Operation *terminator = body.getTerminator();
+  for (auto [index, result] : llvm::enumerate(terminator->getOperands()))
+    if (getResultRole(func, index) == Role::Loss)
+      if (Operation *def = result.getDefiningOp())
+        outside.insert(def);
+  return outside;
+}
+
 /// Full and minimal recomputation: one group per layer, every forward op of
-/// the layer.
-SmallVector<RecomputeGroup> collectLayerGroups(Block &body, bool rerunAll) {
+/// the layer except those `outside` the recomputable layers.
+SmallVector<RecomputeGroup>
+collectLayerGroups(Block &body, const llvm::DenseSet<Operation *> &outside,
+                   bool rerunAll) {
   llvm::MapVector<int64_t, RecomputeGroup> groups;
   for (Operation &op : body) {
     std::optional<int64_t> layer = getLayer(&op);
-    if (!layer || !hasPhase(&op, Phase::Forward))
+    if (!layer || !hasPhase(&op, Phase::Forward) || outside.contains(&op))
       continue;
     RecomputeGroup &group = groups[*layer];
     group.layer = *layer;
@@ -73,14 +93,18 @@ SmallVector<RecomputeGroup> collectLayerGroups(Block &body, bool rerunAll) {
 /// matmul (the scores Q K^T) and whose result, directly or through dropouts,
 /// is the lhs of a matmul (probs x V). The group is the scores matmul, the
 /// softmax and those dropouts; Q, K and V stay checkpoints.
-SmallVector<RecomputeGroup> collectAttentionGroups(Block &body) {
+SmallVector<RecomputeGroup>
+collectAttentionGroups(Block &body,
+                       const llvm::DenseSet<Operation *> &outside) {
   SmallVector<RecomputeGroup> groups;
   for (auto softmax : body.getOps<SoftmaxOp>()) {
     std::optional<int64_t> layer = getLayer(softmax);
-    if (!layer || !hasPhase(softmax, Phase::Forward))
+    if (!layer || !hasPhase(softmax, Phase::Forward) ||
+        outside.contains(softmax))
       continue;
     auto scores = softmax->getOperand(0).getDefiningOp<MatmulOp>();
-    if (!scores || !hasPhase(scores, Phase::Forward))
+    if (!scores || !hasPhase(scores, Phase::Forward) ||
+        outside.contains(scores))
       continue;
     SmallVector<Operation *> dropouts;
     bool feedsContext = false;
@@ -262,10 +286,12 @@ struct RecomputePass
 
   void recomputeFunction(func::FuncOp func, Block &body) {
     bool selective = mode == RecomputeMode::Selective;
+    llvm::DenseSet<Operation *> outside = collectOutsideLayers(func, body);
     SmallVector<RecomputeGroup> groups =
-        selective ? collectAttentionGroups(body)
-                  : collectLayerGroups(body, /*rerunAll=*/mode ==
-                                                 RecomputeMode::Full);
+        selective
+            ? collectAttentionGroups(body, outside)
+            : collectLayerGroups(body, outside,
+                                 /*rerunAll=*/mode == RecomputeMode::Full);
     if (groups.empty()) {
       mlir::emitWarning(func.getLoc())
           << "dist-recompute: nothing to recompute in @" << func.getSymName()

@@ -42,6 +42,9 @@ def Dist_Dialect : Dialect {
     "::mlir::IntegerAttr":$stage,
     "::mlir::IntegerAttr":$microbatch,
     "::mlir::UnitAttr":$recomputed,
+    // Outside the model's recomputable layers (embedding, final norm, head,
+    // loss): dist-recompute never re-runs the op (docs/recompute.md).
+    "::mlir::UnitAttr":$no_recompute,
     // On the 1/microbatches constant dist-pipeline's split creates.
     "::mlir::UnitAttr":$microbatch_scale,
     "::mlir::ArrayAttr":$shardings,
@@ -63,6 +66,8 @@ def Dist_Dialect : Dialect {
         "dist.microbatch";
     static constexpr ::llvm::StringLiteral kRecomputedAttrName =
         "dist.recomputed";
+    static constexpr ::llvm::StringLiteral kNoRecomputeAttrName =
+        "dist.no_recompute";
     static constexpr ::llvm::StringLiteral kMicrobatchScaleAttrName =
         "dist.microbatch_scale";
     static constexpr ::llvm::StringLiteral kShardingsAttrName =
