@@ -659,16 +659,16 @@ void StepSimulator::recordTrace(SimResult &result) const {
 
 } // namespace
 
-std::optional<SimResult> simulate(const Program &program,
-                                  const SimOptions &options,
-                                  std::string &error) {
+StatusOr<SimResult> simulate(const Program &program,
+                             const SimOptions &options) {
+  std::string error;
   ClassStructure cs;
   if (!buildClasses(program, cs, error) || !buildGroupings(program, cs, error))
-    return std::nullopt;
+    return Status::error(error);
   StepSimulator simulator(program, options, cs);
   SimResult result;
   if (!simulator.planSlots(error) || !simulator.runTasks(result, error))
-    return std::nullopt;
+    return Status::error(error);
   simulator.reportClasses(result);
   simulator.summarizeOps(result);
   if (options.recordTrace)

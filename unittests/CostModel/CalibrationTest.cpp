@@ -176,9 +176,8 @@ double simulateLayer(bool withBackward) {
       program.markLiveOut(t);
   }
 
-  std::string error;
-  std::optional<sim::SimResult> result = sim::simulate(program, {}, error);
-  EXPECT_TRUE(result) << error;
+  StatusOr<sim::SimResult> result = sim::simulate(program, {});
+  EXPECT_TRUE(result) << result.message();
   if (getenv("CALIB_DEBUG"))
     for (auto &op : result->topOps)
       std::printf("  %s %ld %.3f\n", op.label.c_str(), op.count,

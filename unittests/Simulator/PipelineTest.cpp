@@ -155,9 +155,8 @@ Program buildPipeline(const PipelineSpec &spec, double sendS = 0) {
 }
 
 SimResult run(const Program &program, SimOptions options = {}) {
-  std::string error;
-  std::optional<SimResult> result = simulate(program, options, error);
-  EXPECT_TRUE(result) << error;
+  distir::StatusOr<SimResult> result = simulate(program, options);
+  EXPECT_TRUE(result) << result.message();
   return result ? *result : SimResult();
 }
 

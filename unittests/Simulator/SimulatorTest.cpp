@@ -21,16 +21,15 @@ std::vector<int64_t> range(int64_t begin, int64_t end) {
 }
 
 SimResult run(const Program &program, SimOptions options = {}) {
-  std::string error;
-  std::optional<SimResult> result = simulate(program, options, error);
-  EXPECT_TRUE(result) << error;
+  distir::StatusOr<SimResult> result = simulate(program, options);
+  EXPECT_TRUE(result) << result.message();
   return result ? *result : SimResult();
 }
 
 std::string simulateError(const Program &program) {
-  std::string error;
-  EXPECT_FALSE(simulate(program, {}, error));
-  return error;
+  distir::StatusOr<SimResult> result = simulate(program, {});
+  EXPECT_FALSE(result);
+  return result.message();
 }
 
 /// Data-parallel backward over `layers` layers on `dp` devices: each layer's

@@ -27,6 +27,7 @@ public:
   }
 
   bool ok() const { return value.has_value(); }
+  explicit operator bool() const { return ok(); }
   const Status &status() const { return failure; }
   const std::string &message() const { return failure.message(); }
 

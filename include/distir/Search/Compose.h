@@ -40,6 +40,7 @@
 #include "distir/Search/Report.h"
 #include "distir/Search/Space.h"
 #include "distir/Simulator/Program.h"
+#include "distir/Support/Status.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -117,24 +118,23 @@ struct PipelineTemplate {
 /// Reads the template off `func`, a training step dist-parallelize built
 /// with `numStages` stages and `numMicrobatches` microbatches of
 /// `microbatchSize` samples per replica.
-/// Fails with a one-line `error` (empty when a diagnostic was emitted).
-std::optional<std::shared_ptr<const PipelineTemplate>>
+/// Fails with an error diagnostic on `func`.
+mlir::FailureOr<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(mlir::func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
-                        int64_t microbatchSize, std::string &error);
+                        int64_t microbatchSize);
 
 /// Composes the program of `microbatches` microbatches ordered by `schedule`
 /// (`model`: the cost model the template was lowered with, for the slices).
-bool composeProgram(const PipelineTemplate &stage, int64_t microbatches,
-                    Schedule schedule, const cost::CostModel &model,
-                    sim::Program &program, std::string &error);
+Status composeProgram(const PipelineTemplate &stage, int64_t microbatches,
+                      Schedule schedule, const cost::CostModel &model,
+                      sim::Program &program);
 
 /// Composes and simulates: the step time, peak memory and task count of the
 /// evaluation (the caller fills the rest).
-std::optional<Evaluation> evaluateComposed(const PipelineTemplate &stage,
-                                           const Configuration &config,
-                                           const cost::CostModel &model,
-                                           std::string &error);
+StatusOr<Evaluation> evaluateComposed(const PipelineTemplate &stage,
+                                      const Configuration &config,
+                                      const cost::CostModel &model);
 
 /// A lower bound of the step time of `config` from the single-stage,
 /// single-microbatch template of its (dp, tp) with at least its microbatch

@@ -24,6 +24,7 @@
 #include "distir/Models/Models.h"
 #include "distir/Search/Report.h"
 #include "distir/Search/Space.h"
+#include "distir/Support/Status.h"
 #include "distir/Topology/Cluster.h"
 
 #include <functional>
@@ -51,8 +52,7 @@ struct ModelSource {
   std::shared_ptr<const std::string> text;
 
   /// Parses `spec`; a file is read here. Errors name the spec or the key.
-  static std::optional<ModelSource> parse(const std::string &spec,
-                                          std::string &error);
+  static StatusOr<ModelSource> parse(const std::string &spec);
   /// Names of the presets with their generator specs, for --help.
   static std::vector<std::pair<std::string, std::string>> presets();
   /// The shell words that print the forward program for `batch`: a dist-gen
@@ -90,11 +90,10 @@ struct SearchOptions {
 
 /// Searches every (model, device count) scenario; one report each, in the
 /// order of `models` then `options.space.deviceCounts`. Fails with a one-line
-/// `error` for a model that cannot be read or differentiated (naming the
+/// error for a model that cannot be read or differentiated (naming the
 /// file:line:col or the spec) or a device count beyond the cluster.
-std::optional<std::vector<ScenarioReport>>
-runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
-          std::string &error);
+StatusOr<std::vector<ScenarioReport>>
+runSearch(const std::vector<ModelSource> &models, const SearchOptions &options);
 
 } // namespace search
 } // namespace distir

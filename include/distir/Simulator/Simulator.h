@@ -22,6 +22,7 @@
 #define DISTIR_SIMULATOR_SIMULATOR_H
 
 #include "distir/Simulator/Program.h"
+#include "distir/Support/Status.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -85,12 +86,10 @@ struct SimResult {
   std::vector<TraceEvent> trace;
 };
 
-/// Simulates one step. Returns std::nullopt with a one-line `error` for a
-/// malformed program (a dependency on a value not present on the consumer's
-/// devices, a send between sets of different sizes, groups that do not
-/// partition their set).
-std::optional<SimResult>
-simulate(const Program &program, const SimOptions &options, std::string &error);
+/// Simulates one step. Fails with a one-line error for a malformed program
+/// (a dependency on a value not present on the consumer's devices, a send
+/// between sets of different sizes, groups that do not partition their set).
+StatusOr<SimResult> simulate(const Program &program, const SimOptions &options);
 
 /// What the report needs to know about the cluster.
 struct ReportContext {

@@ -154,12 +154,11 @@ int runSearchCommand(const SearchCommand &command) {
   SearchOptions options;
   if (!readOptions(command, options))
     return 1;
-  std::string error;
   std::vector<ModelSource> models;
   for (const std::string &spec : command.modelSpecs) {
-    std::optional<ModelSource> model = ModelSource::parse(spec, error);
+    StatusOr<ModelSource> model = ModelSource::parse(spec);
     if (!model)
-      return fail(error);
+      return fail(model.message());
     if (model->kind != ModelSource::Kind::File &&
         options.space.globalBatches.empty())
       return fail("model '" + spec + "' needs --global-batch");
@@ -171,11 +170,10 @@ int runSearchCommand(const SearchCommand &command) {
     options.progress = [&](int64_t done, int64_t total) {
       bar.update(done, total);
     };
-  std::optional<std::vector<ScenarioReport>> reports =
-      runSearch(models, options, error);
+  StatusOr<std::vector<ScenarioReport>> reports = runSearch(models, options);
   bar.finish();
   if (!reports)
-    return fail(error);
+    return fail(reports.message());
   return writeReports(command, *reports);
 }
 

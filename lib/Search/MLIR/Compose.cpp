@@ -269,10 +269,10 @@ void TemplateExtractor::measureResidents(func::FuncOp func) {
 
 } // namespace
 
-std::optional<std::shared_ptr<const PipelineTemplate>>
+FailureOr<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
-                        int64_t microbatchSize, std::string &error) {
+                        int64_t microbatchSize) {
   auto stage = std::make_shared<PipelineTemplate>();
   stage->numStages = numStages;
   stage->numMicrobatches = numMicrobatches;
@@ -280,13 +280,14 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
   FailureOr<sim::LoweringResult> lowered =
       sim::lowerToProgram(func, model, stage->program);
   if (failed(lowered))
-    return std::nullopt; // the diagnostic says why
+    return failure(); // the diagnostic says why
   TemplateExtractor extractor(*stage, *lowered);
+  std::string error;
   if (!extractor.readTasks(error))
-    return std::nullopt;
+    return func.emitError() << error;
   extractor.settleSliceKinds();
   if (!extractor.assignStepRoles(error))
-    return std::nullopt;
+    return func.emitError() << error;
   extractor.measureLayers();
   extractor.measureStash();
   extractor.measureResidents(func);
@@ -560,31 +561,31 @@ bool Composer::run(Schedule schedule, std::string &error) {
 
 } // namespace
 
-bool composeProgram(const PipelineTemplate &stage, int64_t microbatches,
-                    Schedule schedule, const cost::CostModel &model,
-                    sim::Program &program, std::string &error) {
+Status composeProgram(const PipelineTemplate &stage, int64_t microbatches,
+                      Schedule schedule, const cost::CostModel &model,
+                      sim::Program &program) {
   if (stage.numMicrobatches > microbatches ||
-      (stage.numMicrobatches < 2 && microbatches != stage.numMicrobatches)) {
-    error = "a template of " + std::to_string(stage.numMicrobatches) +
-            " microbatches cannot give " + std::to_string(microbatches);
-    return false;
-  }
-  return Composer(stage, microbatches, model, program).run(schedule, error);
+      (stage.numMicrobatches < 2 && microbatches != stage.numMicrobatches))
+    return Status::error(
+        "a template of " + std::to_string(stage.numMicrobatches) +
+        " microbatches cannot give " + std::to_string(microbatches));
+  std::string error;
+  if (!Composer(stage, microbatches, model, program).run(schedule, error))
+    return Status::error(error);
+  return Status::success();
 }
 
-std::optional<Evaluation> evaluateComposed(const PipelineTemplate &stage,
-                                           const Configuration &config,
-                                           const cost::CostModel &model,
-                                           std::string &error) {
+StatusOr<Evaluation> evaluateComposed(const PipelineTemplate &stage,
+                                      const Configuration &config,
+                                      const cost::CostModel &model) {
   sim::Program program;
-  if (!composeProgram(stage, config.microbatches, config.schedule, model,
-                      program, error))
-    return std::nullopt;
+  DISTIR_RETURN_IF_ERROR(composeProgram(stage, config.microbatches,
+                                        config.schedule, model, program));
   sim::SimOptions options;
   options.topOps = 0;
-  std::optional<sim::SimResult> result = sim::simulate(program, options, error);
+  StatusOr<sim::SimResult> result = sim::simulate(program, options);
   if (!result)
-    return std::nullopt;
+    return result.status();
   Evaluation evaluation;
   evaluation.config = config;
   evaluation.method = stage.numMicrobatches == config.microbatches

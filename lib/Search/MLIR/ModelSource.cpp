@@ -33,8 +33,7 @@ std::vector<std::pair<std::string, std::string>> ModelSource::presets() {
        "gpt:layers=96,hidden=12288,heads=96,seq=2048,vocab=51200,dtype=bf16"}};
 }
 
-std::optional<ModelSource> ModelSource::parse(const std::string &spec,
-                                              std::string &error) {
+StatusOr<ModelSource> ModelSource::parse(const std::string &spec) {
   ModelSource source;
   source.spec = spec;
   std::string generator = spec;
@@ -48,11 +47,11 @@ std::optional<ModelSource> ModelSource::parse(const std::string &spec,
   if (!isGenerator) {
     auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(spec);
     if (!buffer) {
-      error = "model '" + spec +
-              "': not a preset, a generator spec (mlp:... or gpt:...) or a "
-              "readable file (" +
-              buffer.getError().message() + ")";
-      return std::nullopt;
+      return Status::error(
+          "model '" + spec +
+          "': not a preset, a generator spec (mlp:... or gpt:...) or a "
+          "readable file (" +
+          buffer.getError().message() + ")");
     }
     source.kind = Kind::File;
     source.path = spec;
@@ -68,8 +67,7 @@ std::optional<ModelSource> ModelSource::parse(const std::string &spec,
     auto [key, value] = item.split('=');
     std::string where = "model '" + spec + "': ";
     if (!seen.insert(key.str()).second) {
-      error = where + "'" + key.str() + "' given twice";
-      return std::nullopt;
+      return Status::error(where + "'" + key.str() + "' given twice");
     }
     if (key == "dtype") {
       (source.kind == Kind::Mlp ? source.mlp.dtype : source.gpt.dtype) =
@@ -93,17 +91,17 @@ std::optional<ModelSource> ModelSource::parse(const std::string &spec,
                   .Case("vocab", &source.gpt.vocab)
                   .Default(nullptr);
     if (!field) {
-      error = where + "unknown key '" + key.str() + "' (" +
-              (source.kind == Kind::Mlp ? "mlp: layers, hidden, input, dtype"
-                                        : "gpt: layers, hidden, heads, seq, "
-                                          "vocab, dtype") +
-              "; the batch is --global-batch)";
-      return std::nullopt;
+      return Status::error(where + "unknown key '" + key.str() + "' (" +
+                           (source.kind == Kind::Mlp
+                                ? "mlp: layers, hidden, input, dtype"
+                                : "gpt: layers, hidden, heads, seq, "
+                                  "vocab, dtype") +
+                           "; the batch is --global-batch)");
     }
     if (value.getAsInteger(10, number) || number <= 0) {
-      error = where + "'" + key.str() + "' must be a positive integer, got '" +
-              value.str() + "'";
-      return std::nullopt;
+      return Status::error(where + "'" + key.str() +
+                           "' must be a positive integer, got '" + value.str() +
+                           "'");
     }
     *field = number;
   }
@@ -123,8 +121,7 @@ std::optional<ModelSource> ModelSource::parse(const std::string &spec,
     std::string text = *problem;
     for (size_t at; (at = text.find("--")) != std::string::npos;)
       text.erase(at, 2);
-    error = "model '" + spec + "': " + text;
-    return std::nullopt;
+    return Status::error("model '" + spec + "': " + text);
   }
   return source;
 }

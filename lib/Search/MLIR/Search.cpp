@@ -612,11 +612,10 @@ void SearchDriver::evaluateRound(const std::vector<Candidate> &round,
           scenario.failures[index] = templateErrors.at(key);
           return;
         }
-        std::string why;
-        std::optional<Evaluation> evaluation =
-            evaluateComposed(*it->second, c, *costModel, why);
+        StatusOr<Evaluation> evaluation =
+            evaluateComposed(*it->second, c, *costModel);
         if (!evaluation)
-          scenario.failures[index] = why;
+          scenario.failures[index] = evaluation.message();
         else
           scenario.evaluations[index] = std::move(*evaluation);
       },
@@ -672,12 +671,17 @@ std::vector<ScenarioReport> SearchDriver::makeReports() {
   return reports;
 }
 
-std::optional<std::vector<ScenarioReport>>
-runSearch(const std::vector<ModelSource> &models, const SearchOptions &options,
-          std::string &error) {
+StatusOr<std::vector<ScenarioReport>>
+runSearch(const std::vector<ModelSource> &models,
+          const SearchOptions &options) {
   static std::once_flag registered;
   std::call_once(registered, [] { distir::registerAllPasses(); });
-  return SearchDriver(models, options).run(error);
+  std::string error;
+  std::optional<std::vector<ScenarioReport>> reports =
+      SearchDriver(models, options).run(error);
+  if (!reports)
+    return Status::error(error);
+  return std::move(*reports);
 }
 
 } // namespace search

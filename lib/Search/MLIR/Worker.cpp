@@ -431,12 +431,11 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   OwningOpRef<ModuleOp> module = step->clone();
   if (failed(runPasses(*module, {getParallelizeStep(config)}, error)))
     return failure();
-  std::optional<std::shared_ptr<const PipelineTemplate>> stage =
+  FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
       extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
-                              numMicrobatches, microbatchSize, error);
-  if (!stage) {
-    if (error.empty())
-      error = errors.take();
+                              numMicrobatches, microbatchSize);
+  if (failed(stage)) {
+    error = errors.take();
     return failure();
   }
   return *stage;

@@ -69,18 +69,18 @@ bool writeFile(const std::string &path, Writer write) {
 }
 
 /// The cost model of the cluster, with the measured times of the profile.
-std::optional<cost::CostModel> loadCostModel(const DriverOptions &options,
-                                             std::string &error) {
+StatusOr<cost::CostModel> loadCostModel(const DriverOptions &options) {
+  std::string error;
   std::optional<topology::Cluster> cluster =
       topology::parseClusterSpec(options.clusterSpec, error);
   if (!cluster)
-    return std::nullopt;
+    return Status::error(error);
   std::shared_ptr<cost::ProfileTable> profile;
   if (!options.profileFile.empty()) {
     std::optional<cost::ProfileTable> table =
         cost::ProfileTable::load(options.profileFile, error);
     if (!table)
-      return std::nullopt;
+      return Status::error(error);
     profile = std::make_shared<cost::ProfileTable>(std::move(*table));
   }
   return cost::CostModel(*cluster, profile);
@@ -152,9 +152,12 @@ std::optional<SimResult> lowerAndSimulate(const DriverOptions &options,
   std::optional<SimResult> result;
   unsigned repeat = std::max(1u, options.repeat);
   for (unsigned i = 0; i < repeat; ++i) {
-    result = simulate(program, simOptions, error);
-    if (!result)
+    StatusOr<SimResult> simulated = simulate(program, simOptions);
+    if (!simulated) {
+      error = simulated.message();
       return std::nullopt;
+    }
+    result = std::move(*simulated);
   }
   auto simulatedAt = std::chrono::steady_clock::now();
   if (options.timing) {
@@ -172,10 +175,9 @@ std::optional<SimResult> lowerAndSimulate(const DriverOptions &options,
 } // namespace
 
 int runDriver(const DriverOptions &options) {
-  std::string error;
-  std::optional<cost::CostModel> model = loadCostModel(options, error);
+  StatusOr<cost::CostModel> model = loadCostModel(options);
   if (!model)
-    return fail(error);
+    return fail(model.message());
 
   // Only what a placed program contains: dist ops inside func.func.
   DialectRegistry registry;
@@ -197,7 +199,7 @@ int runDriver(const DriverOptions &options) {
     return 1;
 
   Program program;
-  std::string timing;
+  std::string timing, error;
   std::optional<SimResult> result =
       lowerAndSimulate(options, *model, func, program, timing, error);
   if (!result)
