@@ -3,7 +3,16 @@
 set -euo pipefail
 
 DISTIR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD_DIR=${DISTIR_BUILD_DIR:-$DISTIR_ROOT/build}
+# demo.sh (and the benchmarks) use an optimized Release build in build/;
+# test.sh sets DISTIR_ASSERTIONS=ON before sourcing this file and builds the
+# same sources with assert() and LLVM_DEBUG on (-DDISTIR_ENABLE_ASSERTIONS=ON)
+# into build-asserts/, so neither configuration rebuilds the other.
+DISTIR_ASSERTIONS=${DISTIR_ASSERTIONS:-OFF}
+if [ "$DISTIR_ASSERTIONS" = ON ]; then
+  BUILD_DIR=${DISTIR_BUILD_DIR:-$DISTIR_ROOT/build-asserts}
+else
+  BUILD_DIR=${DISTIR_BUILD_DIR:-$DISTIR_ROOT/build}
+fi
 
 # One list of the Debian packages the project needs (see docs/building.md).
 DISTIR_PACKAGES=(
@@ -37,9 +46,14 @@ distir_install_deps() {
 }
 
 distir_build() {
-  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  # Configure when the build directory is new or was configured with the
+  # other assertion setting (a DISTIR_BUILD_DIR shared by both scripts).
+  if [ ! -f "$BUILD_DIR/build.ninja" ] \
+    || ! grep -qx "DISTIR_ENABLE_ASSERTIONS:BOOL=$DISTIR_ASSERTIONS" \
+      "$BUILD_DIR/CMakeCache.txt"; then
     cmake -S "$DISTIR_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+      -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+      -DDISTIR_ENABLE_ASSERTIONS="$DISTIR_ASSERTIONS" >/dev/null
   fi
   # Two parallel compile jobs: each MLIR translation unit needs ~0.5 GB.
   cmake --build "$BUILD_DIR" -- -j"${DISTIR_JOBS:-$(nproc)}" "$@"
