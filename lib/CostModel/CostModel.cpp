@@ -96,17 +96,14 @@ std::optional<double> ProfileTable::lookup(const OpWork &work) const {
   return it->second;
 }
 
-std::optional<ProfileTable> ProfileTable::parse(std::string_view text,
-                                                std::string_view sourceName,
-                                                std::string &error) {
-  std::optional<nlohmann::json> document =
-      topology::parseJsonText(text, sourceName, error);
+StatusOr<ProfileTable> ProfileTable::parse(std::string_view text,
+                                           std::string_view sourceName) {
+  StatusOr<nlohmann::json> document = topology::parseJsonText(text, sourceName);
   if (!document)
-    return std::nullopt;
+    return document.status();
   std::string source(sourceName);
   auto fail = [&](const std::string &where, const std::string &message) {
-    error = source + ": " + where + ": " + message;
-    return std::nullopt;
+    return Status::error(source + ": " + where + ": " + message);
   };
   if (!document->is_object() || !document->contains("entries") ||
       !(*document)["entries"].is_array())
@@ -161,13 +158,10 @@ std::optional<ProfileTable> ProfileTable::parse(std::string_view text,
   return table;
 }
 
-std::optional<ProfileTable> ProfileTable::load(const std::string &path,
-                                               std::string &error) {
-  std::optional<std::string> text =
-      topology::readTextFile(path, "profile file", error);
-  if (!text)
-    return std::nullopt;
-  return parse(*text, path, error);
+StatusOr<ProfileTable> ProfileTable::load(const std::string &path) {
+  DISTIR_ASSIGN_OR_RETURN(std::string text,
+                          topology::readTextFile(path, "profile file"));
+  return parse(text, path);
 }
 
 //===----------------------------------------------------------------------===//

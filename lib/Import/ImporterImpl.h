@@ -203,8 +203,8 @@ private:
                                            const std::string &user);
   mlir::FailureOr<const HostTensor *> getInitializer(const std::string &name);
   /// Evaluates `value` at import time through the ops' reference kernels;
-  /// null with `why` set when it depends on something unknown.
-  const HostTensor *evaluate(mlir::Value value, std::string &why);
+  /// the error says why when it depends on something unknown.
+  StatusOr<const HostTensor *> evaluate(mlir::Value value);
   mlir::FailureOr<mlir::Value> createParameter(const std::string &name);
   mlir::LogicalResult checkAgainstOnnxTypes(NodeImporter &node);
   mlir::LogicalResult finish(const onnx::GraphProto &graph);

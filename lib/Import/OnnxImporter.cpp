@@ -411,28 +411,23 @@ Status checkWindowAttributes(const onnx::GraphProto &graph) {
 }
 
 /// The dist type of an ONNX tensor type; `what` names the value in errors.
-FailureOr<RankedTensorType> convertType(const onnx::TypeProto &type,
-                                        MLIRContext *context,
-                                        const std::string &what,
-                                        std::string &error) {
-  if (!type.has_tensor_type()) {
-    error = what + " is not a tensor (sequences, maps, optionals and sparse "
-                   "tensors are not supported)";
-    return failure();
-  }
+StatusOr<RankedTensorType> convertType(const onnx::TypeProto &type,
+                                       MLIRContext *context,
+                                       const std::string &what) {
+  if (!type.has_tensor_type())
+    return Status::error(what +
+                         " is not a tensor (sequences, maps, optionals and "
+                         "sparse tensors are not supported)");
   const onnx::TypeProto_Tensor &tensor = type.tensor_type();
   std::optional<ElementType> elementType =
       getElementTypeFromOnnx(tensor.elem_type());
-  if (!elementType) {
-    error = what + " has element type " + getOnnxTypeName(tensor.elem_type()) +
-            ", which distir does not support";
-    return failure();
-  }
-  if (!tensor.has_shape()) {
-    error = what + " has no shape (not even a rank); give one with "
-                   "--input-shape";
-    return failure();
-  }
+  if (!elementType)
+    return Status::error(what + " has element type " +
+                         getOnnxTypeName(tensor.elem_type()) +
+                         ", which distir does not support");
+  if (!tensor.has_shape())
+    return Status::error(what + " has no shape (not even a rank); give one "
+                                "with --input-shape");
   SmallVector<int64_t> shape;
   for (const onnx::TensorShapeProto_Dimension &dim : tensor.shape().dim())
     shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0
@@ -556,7 +551,7 @@ FailureOr<Value> GraphImporter::lookupValue(const std::string &name,
   return value;
 }
 
-const HostTensor *GraphImporter::evaluate(Value root, std::string &why) {
+StatusOr<const HostTensor *> GraphImporter::evaluate(Value root) {
   // Depth-first over the producers, without recursion: shape computations
   // are short, but a value may also depend on a long chain of ops.
   std::vector<Value> stack{root};
@@ -578,35 +573,30 @@ const HostTensor *GraphImporter::evaluate(Value root, std::string &why) {
       const std::string &name = argumentNames.lookup(arg);
       if (initializers.count(name)) {
         FailureOr<const HostTensor *> init = getInitializer(name);
-        if (failed(init)) {
-          why = error;
-          return nullptr;
-        }
+        if (failed(init))
+          return Status::error(error);
         local[value] = *init;
       } else if (auto given = options.inputValues.find(name);
                  given != options.inputValues.end()) {
         usedInputs.insert(name);
         local[value] = &given->second;
       } else {
-        why = "it depends on graph input '" + name +
-              "'; give its value with --input-value " + name + "=FILE";
-        return nullptr;
+        return Status::error("it depends on graph input '" + name +
+                             "'; give its value with --input-value " + name +
+                             "=FILE");
       }
       stack.pop_back();
       continue;
     }
     Operation *op = value.getDefiningOp();
     auto compute = dyn_cast<dist::ExecutableOpInterface>(op);
-    if (!compute && dist::isMissingExecutionModel(op)) {
-      why = "'" + op->getName().getStringRef().str() + "' " +
-            dist::getMissingExecutionModelMessage();
-      return nullptr;
-    }
-    if (!compute) {
-      why = "it is computed by '" + op->getName().getStringRef().str() +
-            "', which cannot be evaluated at import time";
-      return nullptr;
-    }
+    if (!compute && dist::isMissingExecutionModel(op))
+      return Status::error("'" + op->getName().getStringRef().str() + "' " +
+                           dist::getMissingExecutionModelMessage());
+    if (!compute)
+      return Status::error("it is computed by '" +
+                           op->getName().getStringRef().str() +
+                           "', which cannot be evaluated at import time");
     bool ready = true;
     for (Value operand : op->getOperands())
       if (!known(operand)) {
@@ -624,21 +614,18 @@ const HostTensor *GraphImporter::evaluate(Value root, std::string &why) {
       ElementType elementType;
       std::vector<int64_t> shape;
       Status status = getHostTensorType(result.getType(), elementType, shape);
-      if (!status.ok()) {
-        why = "'" + op->getName().getStringRef().str() +
-              "' has a result of unknown shape: " + status.message();
-        return nullptr;
-      }
+      if (!status.ok())
+        return Status::error(
+            "'" + op->getName().getStringRef().str() +
+            "' has a result of unknown shape: " + status.message());
       computed.emplace_back(elementType, shape);
       results.push_back(&computed.back());
       local[result] = &computed.back();
     }
     diagnostics.clear();
-    if (failed(compute.execute(operands, results))) {
-      why = "evaluating '" + op->getName().getStringRef().str() +
-            "' at import time failed: " + diagnostics;
-      return nullptr;
-    }
+    if (failed(compute.execute(operands, results)))
+      return Status::error("evaluating '" + op->getName().getStringRef().str() +
+                           "' at import time failed: " + diagnostics);
   }
   // Keep what was computed for later queries; inputs whose values were used
   // become constants when the function is finished.
@@ -659,10 +646,9 @@ LogicalResult GraphImporter::checkAgainstOnnxTypes(NodeImporter &node) {
     const onnx::TypeProto *onnxType = onnxTypes.lookup(name);
     if (!onnxType || !onnxType->has_tensor_type())
       continue;
-    std::string ignored;
-    FailureOr<RankedTensorType> expected =
-        convertType(*onnxType, &context, name, ignored);
-    if (failed(expected))
+    StatusOr<RankedTensorType> expected =
+        convertType(*onnxType, &context, name);
+    if (!expected)
       continue;
     RankedTensorType actual = getTensorType(values.lookup(name));
     bool sameRank = expected->getRank() == actual.getRank();
@@ -729,10 +715,12 @@ GraphImporter::importModel(const onnx::ModelProto &model, ModuleOp module,
   for (const onnx::ValueInfoProto &input : graph.input()) {
     if (initializers.count(input.name()))
       continue;
-    FailureOr<RankedTensorType> type = convertType(
-        input.type(), &context, "graph input '" + input.name() + "'", error);
-    if (failed(type))
+    StatusOr<RankedTensorType> type = convertType(
+        input.type(), &context, "graph input '" + input.name() + "'");
+    if (!type) {
+      error = type.message();
       return failure();
+    }
     BlockArgument arg = entry->addArgument(
         *type, NameLoc::get(builder.getStringAttr(input.name())));
     argumentNames[arg] = input.name();
@@ -922,11 +910,11 @@ FailureOr<const HostTensor *> NodeImporter::getStaticInput(int index,
   FailureOr<Value> value = getInput(index);
   if (failed(value))
     return failure();
-  std::string why;
-  if (const HostTensor *tensor = graph.evaluate(*value, why))
-    return tensor;
+  StatusOr<const HostTensor *> tensor = graph.evaluate(*value);
+  if (tensor)
+    return *tensor;
   return error(what + " (input '" + node.input(index) +
-               "') must be known at import time, but " + why);
+               "') must be known at import time, but " + tensor.message());
 }
 
 FailureOr<SmallVector<int64_t>> NodeImporter::getStaticInts(int index,
@@ -945,8 +933,8 @@ const HostTensor *NodeImporter::tryGetStaticInput(int index) {
   Value value = getOptionalInput(index);
   if (!value)
     return nullptr;
-  std::string why;
-  return graph.evaluate(value, why);
+  StatusOr<const HostTensor *> tensor = graph.evaluate(value);
+  return tensor ? *tensor : nullptr;
 }
 
 const onnx::AttributeProto *NodeImporter::findAttr(StringRef name) const {
@@ -1055,15 +1043,13 @@ FailureOr<Value> NodeImporter::createCast(Value value, Type type) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
-                                              StringRef modelPath,
-                                              MLIRContext &context,
-                                              const OnnxImportOptions &options,
-                                              std::string &error) {
+StatusOr<OwningOpRef<ModuleOp>>
+distir::importOnnxModel(StringRef contents, StringRef modelPath,
+                        MLIRContext &context,
+                        const OnnxImportOptions &options) {
   context.loadDialect<dist::DistDialect, func::FuncDialect>();
   auto fail = [&](const std::string &message) {
-    error = formatModelError(modelPath, message);
-    return OwningOpRef<ModuleOp>();
+    return Status::error(formatModelError(modelPath, message));
   };
   onnx::ModelProto model;
   Status status = parseModel(contents, model);
@@ -1117,7 +1103,7 @@ OwningOpRef<ModuleOp> distir::importOnnxModel(StringRef contents,
     GraphImporter importer(context, options, modelPath);
     if (failed(importer.importModel(model, *module, opsets)))
       return fail(importer.error.empty() ? "import failed" : importer.error);
-    return module;
+    return std::move(module);
   } catch (const std::exception &e) {
     return fail(oneLine(e.what()));
   } catch (...) {

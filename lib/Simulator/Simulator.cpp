@@ -47,21 +47,16 @@ std::string taskName(const Program &program, TaskId id) {
 
 /// Partition refinement: two devices end in the same class iff they belong
 /// to exactly the same device sets. Linear in the total size of the sets.
-bool buildClasses(const Program &program, ClassStructure &cs,
-                  std::string &error) {
+Status buildClasses(const Program &program, ClassStructure &cs) {
   size_t numSets = program.numDeviceSets();
   int64_t maxDevice = -1;
   for (size_t s = 0; s < numSets; ++s) {
     const std::vector<int64_t> &set = program.deviceSet(s);
-    if (set.empty()) {
-      error = "device set " + std::to_string(s) + " is empty";
-      return false;
-    }
+    if (set.empty())
+      return Status::error("device set " + std::to_string(s) + " is empty");
     for (int64_t d : set) {
-      if (d < 0) {
-        error = "negative device id " + std::to_string(d);
-        return false;
-      }
+      if (d < 0)
+        return Status::error("negative device id " + std::to_string(d));
       maxDevice = std::max(maxDevice, d);
     }
   }
@@ -85,11 +80,10 @@ bool buildClasses(const Program &program, ClassStructure &cs,
     const std::vector<int64_t> &set = program.deviceSet(s);
     touched.clear();
     for (int64_t d : set) {
-      if (stamp[d] == s) {
-        error = "device " + std::to_string(d) +
-                " appears twice in device set " + std::to_string(s);
-        return false;
-      }
+      if (stamp[d] == s)
+        return Status::error("device " + std::to_string(d) +
+                             " appears twice in device set " +
+                             std::to_string(s));
       stamp[d] = static_cast<uint32_t>(s);
       int32_t c = cs.classOf[d];
       if (countInSet[c]++ == 0)
@@ -136,13 +130,12 @@ bool buildClasses(const Program &program, ClassStructure &cs,
     cs.setClasses.insert(cs.setClasses.end(), scratch.begin(), scratch.end());
     cs.setClassBegin[s + 1] = static_cast<uint32_t>(cs.setClasses.size());
   }
-  return true;
+  return Status::success();
 }
 
 /// Members of one group wait for each other, so classes joined by a group
 /// start together: the connected components of classes linked by groups.
-bool buildGroupings(const Program &program, ClassStructure &cs,
-                    std::string &error) {
+Status buildGroupings(const Program &program, ClassStructure &cs) {
   std::vector<uint32_t> seenIn(cs.numDevices, kNoId);
   std::vector<uint32_t> parent;
   auto find = [&](uint32_t x) {
@@ -163,21 +156,17 @@ bool buildGroupings(const Program &program, ClassStructure &cs,
     std::iota(parent.begin(), parent.end(), 0);
     size_t grouped = 0;
     for (const std::vector<int64_t> &group : program.grouping(g)) {
-      if (group.empty()) {
-        error =
-            "collective grouping " + std::to_string(g) + " has an empty group";
-        return false;
-      }
+      if (group.empty())
+        return Status::error("collective grouping " + std::to_string(g) +
+                             " has an empty group");
       uint32_t first = kNoId;
       for (int64_t d : group) {
-        if (d < 0 || d >= cs.numDevices || seenIn[d] != stampIn) {
-          error =
+        if (d < 0 || d >= cs.numDevices || seenIn[d] != stampIn)
+          return Status::error(
               "device " + std::to_string(d) +
               (d >= 0 && d < cs.numDevices && seenIn[d] == stampGrouped
                    ? " appears in two groups"
-                   : " of a collective group is not in the op's device set");
-          return false;
-        }
+                   : " of a collective group is not in the op's device set"));
         seenIn[d] = stampGrouped;
         ++grouped;
         uint32_t slot = cs.slotOf(set, static_cast<uint32_t>(cs.classOf[d]));
@@ -187,12 +176,10 @@ bool buildGroupings(const Program &program, ClassStructure &cs,
           parent[find(slot)] = find(first);
       }
     }
-    if (grouped != members.size()) {
-      error = "collective groups cover " + std::to_string(grouped) +
-              " of the " + std::to_string(members.size()) +
-              " devices of their device set";
-      return false;
-    }
+    if (grouped != members.size())
+      return Status::error(
+          "collective groups cover " + std::to_string(grouped) + " of the " +
+          std::to_string(members.size()) + " devices of their device set");
     // Components in order of their smallest slot: deterministic.
     std::vector<std::vector<uint32_t>> components;
     std::vector<uint32_t> componentOfRoot(slots, kNoId);
@@ -213,29 +200,26 @@ bool buildGroupings(const Program &program, ClassStructure &cs,
     cs.groupingComponentBegin.push_back(
         static_cast<uint32_t>(cs.componentSlotBegin.size() - 1));
   }
-  return true;
+  return Status::success();
 }
 
 /// The distinct (sender slot, receiver slot) pairs of a send.
 using SlotPairs = std::vector<std::pair<uint32_t, uint32_t>>;
 
-bool buildSendPairs(const Program &program, const ClassStructure &cs,
-                    DeviceSetId from, DeviceSetId to, SlotPairs &pairs,
-                    std::string &error) {
+Status buildSendPairs(const Program &program, const ClassStructure &cs,
+                      DeviceSetId from, DeviceSetId to, SlotPairs &pairs) {
   const std::vector<int64_t> &senders = program.deviceSet(from);
   const std::vector<int64_t> &receivers = program.deviceSet(to);
-  if (senders.size() != receivers.size()) {
-    error = "send from " + std::to_string(senders.size()) + " devices to " +
-            std::to_string(receivers.size()) +
-            " devices: sets must have the same size";
-    return false;
-  }
+  if (senders.size() != receivers.size())
+    return Status::error("send from " + std::to_string(senders.size()) +
+                         " devices to " + std::to_string(receivers.size()) +
+                         " devices: sets must have the same size");
   for (size_t i = 0; i < senders.size(); ++i)
     pairs.emplace_back(cs.slotOf(from, cs.classOf[senders[i]]),
                        cs.slotOf(to, cs.classOf[receivers[i]]));
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  return true;
+  return Status::success();
 }
 
 struct Interval {
@@ -273,11 +257,11 @@ public:
       : program(program), options(options), cs(cs), tasks(program.getTasks()),
         deps(program.getDeps()), numTasks(tasks.size()) {}
 
-  /// Checks every task and gives it its slots; false with `error` on a
-  /// malformed task.
-  bool planSlots(std::string &error);
+  /// Checks every task and gives it its slots; an error on a malformed
+  /// task.
+  Status planSlots();
   /// The event loop: start and finish of every slot, busy time per class.
-  bool runTasks(SimResult &result, std::string &error);
+  Status runTasks(SimResult &result);
   /// Peak memory and busy/idle time per device class.
   void reportClasses(SimResult &result);
   /// The `topOps` labels by summed duration.
@@ -286,17 +270,17 @@ public:
 
 private:
   /// The device-set and grouping checks of task `t`.
-  bool checkTask(TaskId t, std::string &error) const;
+  Status checkTask(TaskId t) const;
   /// Resolves the dependencies of `t` on its slots (`depSlot`, and when
-  /// they are `ready` per slot); false on a value that is not present on a
-  /// device running `t`.
+  /// they are `ready` per slot); returns kNoId, or the producer whose value
+  /// is not present on a device running `t` (the loop words the error: a
+  /// Status built per task would cost the hot path).
   /// Inlined into the event loop, as it was written there: as a call it
   /// costs ~15% more instructions per step (callgrind).
-  [[gnu::always_inline]] bool resolveDeps(TaskId t,
-                                          const std::vector<double> &finish,
-                                          std::vector<uint32_t> &depSlot,
-                                          std::vector<double> &ready,
-                                          std::string &error) const;
+  [[gnu::always_inline]] TaskId resolveDeps(TaskId t,
+                                            const std::vector<double> &finish,
+                                            std::vector<uint32_t> &depSlot,
+                                            std::vector<double> &ready) const;
   /// Per class, (time, +bytes) when a result is produced and (time, -bytes)
   /// when its last consumer ends: results live from the start of their
   /// producer to the end of their last consumer (or to the end of the step
@@ -323,38 +307,33 @@ private:
   std::vector<std::vector<Interval>> busy;
 };
 
-bool StepSimulator::checkTask(TaskId t, std::string &error) const {
+Status StepSimulator::checkTask(TaskId t) const {
   const Task &task = tasks[t];
   auto badSet = [&](DeviceSetId set) {
     return set == kNoId || set >= program.numDeviceSets();
   };
-  if (badSet(task.devices) || (task.target != kNoId && badSet(task.target))) {
-    error = taskName(program, t) + ": unknown device set";
-    return false;
-  }
+  if (badSet(task.devices) || (task.target != kNoId && badSet(task.target)))
+    return Status::error(taskName(program, t) + ": unknown device set");
   if (task.kind == TaskKind::Collective &&
       (task.grouping >= program.numGroupings() ||
-       program.groupingSet(task.grouping) != task.devices)) {
-    error = taskName(program, t) + ": its groups belong to another device set";
-    return false;
-  }
+       program.groupingSet(task.grouping) != task.devices))
+    return Status::error(taskName(program, t) +
+                         ": its groups belong to another device set");
   for (uint32_t i = task.depBegin; i < task.depEnd; ++i)
-    if (deps[i] >= t) {
-      error = taskName(program, t) + ": depends on task " +
-              std::to_string(deps[i]) + ", which does not precede it";
-      return false;
-    }
-  return true;
+    if (deps[i] >= t)
+      return Status::error(taskName(program, t) + ": depends on task " +
+                           std::to_string(deps[i]) +
+                           ", which does not precede it");
+  return Status::success();
 }
 
-bool StepSimulator::planSlots(std::string &error) {
+Status StepSimulator::planSlots() {
   slotBase.resize(numTasks);
   resultBase.resize(numTasks);
   sendPairs.assign(numTasks, nullptr);
   for (TaskId t = 0; t < numTasks; ++t) {
     const Task &task = tasks[t];
-    if (!checkTask(t, error))
-      return false;
+    DISTIR_RETURN_IF_ERROR(checkTask(t));
     slotBase[t] = static_cast<uint32_t>(numSlots);
     numSlots += cs.numSlots(task.devices);
     resultBase[t] = slotBase[t];
@@ -365,31 +344,30 @@ bool StepSimulator::planSlots(std::string &error) {
     if (task.kind == TaskKind::Collective && task.target != kNoId) {
       const uint32_t *classes = cs.classes(task.target);
       for (uint32_t r = 0, e = cs.numSlots(task.target); r < e; ++r)
-        if (cs.slotOf(task.devices, classes[r]) == kNoId) {
-          error = taskName(program, t) +
-                  ": its result lives outside the devices it runs on";
-          return false;
-        }
+        if (cs.slotOf(task.devices, classes[r]) == kNoId)
+          return Status::error(
+              taskName(program, t) +
+              ": its result lives outside the devices it runs on");
     }
     if (task.kind == TaskKind::Send) {
       auto [it, inserted] =
           sendPairsCache.try_emplace({task.devices, task.target});
-      if (inserted && !buildSendPairs(program, cs, task.devices, task.target,
-                                      it->second, error)) {
-        error = taskName(program, t) + ": " + error;
-        return false;
+      if (inserted) {
+        Status paired =
+            buildSendPairs(program, cs, task.devices, task.target, it->second);
+        if (!paired.ok())
+          return Status::error(taskName(program, t) + ": " + paired.message());
       }
       sendPairs[t] = &it->second;
     }
   }
-  return true;
+  return Status::success();
 }
 
-inline bool StepSimulator::resolveDeps(TaskId t,
-                                       const std::vector<double> &finish,
-                                       std::vector<uint32_t> &depSlot,
-                                       std::vector<double> &ready,
-                                       std::string &error) const {
+inline TaskId StepSimulator::resolveDeps(TaskId t,
+                                         const std::vector<double> &finish,
+                                         std::vector<uint32_t> &depSlot,
+                                         std::vector<double> &ready) const {
   const Task &task = tasks[t];
   uint32_t slots = cs.numSlots(task.devices);
   uint32_t numDeps = task.depEnd - task.depBegin;
@@ -408,20 +386,16 @@ inline bool StepSimulator::resolveDeps(TaskId t,
         depSlot[size_t(k) * numDeps + j] = kNoId;
         continue;
       }
-      if (slot == kNoId) {
-        error = taskName(program, t) + " uses the result of " +
-                taskName(program, producer) +
-                ", which is not on all of its devices";
-        return false;
-      }
+      if (slot == kNoId)
+        return producer;
       depSlot[size_t(k) * numDeps + j] = base + slot;
       ready[k] = std::max(ready[k], finish[base + slot]);
     }
   }
-  return true;
+  return kNoId;
 }
 
-bool StepSimulator::runTasks(SimResult &result, std::string &error) {
+Status StepSimulator::runTasks(SimResult &result) {
   // The loop's state is local, not members: it does not escape, so the
   // compiler keeps the vectors' data pointers in registers across the calls
   // that grow `busy` (measured: ~20% more instructions with members).
@@ -529,8 +503,11 @@ bool StepSimulator::runTasks(SimResult &result, std::string &error) {
   result.numTasks = numTasks;
   for (TaskId t = 0; t < numTasks; ++t) {
     const Task &task = tasks[t];
-    if (!resolveDeps(t, finish, depSlot, ready, error))
-      return false;
+    if (TaskId missing = resolveDeps(t, finish, depSlot, ready);
+        missing != kNoId)
+      return Status::error(taskName(program, t) + " uses the result of " +
+                           taskName(program, missing) +
+                           ", which is not on all of its devices");
     const uint32_t *classes = cs.classes(task.devices);
     double setSize =
         static_cast<double>(program.deviceSet(task.devices).size());
@@ -555,7 +532,7 @@ bool StepSimulator::runTasks(SimResult &result, std::string &error) {
   this->computeBusy = std::move(computeBusy);
   this->commBusy = std::move(commBusy);
   this->busy = std::move(busy);
-  return true;
+  return Status::success();
 }
 
 std::vector<std::vector<std::pair<double, int64_t>>>
@@ -661,14 +638,13 @@ void StepSimulator::recordTrace(SimResult &result) const {
 
 StatusOr<SimResult> simulate(const Program &program,
                              const SimOptions &options) {
-  std::string error;
   ClassStructure cs;
-  if (!buildClasses(program, cs, error) || !buildGroupings(program, cs, error))
-    return Status::error(error);
+  DISTIR_RETURN_IF_ERROR(buildClasses(program, cs));
+  DISTIR_RETURN_IF_ERROR(buildGroupings(program, cs));
   StepSimulator simulator(program, options, cs);
   SimResult result;
-  if (!simulator.planSlots(error) || !simulator.runTasks(result, error))
-    return Status::error(error);
+  DISTIR_RETURN_IF_ERROR(simulator.planSlots());
+  DISTIR_RETURN_IF_ERROR(simulator.runTasks(result));
   simulator.reportClasses(result);
   simulator.summarizeOps(result);
   if (options.recordTrace)

@@ -128,17 +128,18 @@ std::optional<Cluster> clusterPreset(std::string_view name, int64_t nodes) {
 
 namespace {
 /// Reads one JSON object, remembering which keys were consumed so that a
-/// misspelt key is an error instead of a silently ignored setting.
+/// misspelt key is an error instead of a silently ignored setting. The
+/// readers of a document share one Status: the first error wins.
 class ObjectReader {
 public:
-  ObjectReader(const json &object, std::string path, std::string &error)
-      : object(object), path(std::move(path)), error(error) {
+  ObjectReader(const json &object, std::string path, Status &status)
+      : object(object), path(std::move(path)), status(status) {
     if (!object.is_object())
       fail(this->path.empty() ? "expected a JSON object"
                               : "expected an object");
   }
 
-  bool ok() const { return error.empty(); }
+  bool ok() const { return status.ok(); }
 
   const json *get(const char *key, bool required) {
     if (!ok())
@@ -223,38 +224,38 @@ public:
     fail(childPath(key) + ": " + message);
   }
   void fail(const std::string &message) {
-    if (error.empty())
-      error = message;
+    if (status.ok())
+      status = Status::error(message);
   }
 
 private:
   const json &object;
   std::string path;
-  std::string &error;
+  Status &status;
   std::vector<std::string> seen;
 };
 } // namespace
 
 static void readLink(ObjectReader &parent, const char *key, LinkSpec &link,
-                     std::string &error) {
+                     Status &status) {
   const json *node = parent.get(key, /*required=*/true);
   if (!node)
     return;
-  ObjectReader reader(*node, parent.childPath(key), error);
+  ObjectReader reader(*node, parent.childPath(key), status);
   reader.readPositive("bandwidth", link.bandwidth);
   reader.readNonNegative("latency_s", link.latencyS);
   reader.finish();
 }
 
 static void readDevice(ObjectReader &parent, DeviceSpec &device,
-                       std::string &error) {
+                       Status &status) {
   const json *node = parent.get("device", /*required=*/true);
   if (!node)
     return;
-  ObjectReader reader(*node, parent.childPath("device"), error);
+  ObjectReader reader(*node, parent.childPath("device"), status);
   reader.readString("name", device.name, /*required=*/false);
   if (const json *peaks = reader.get("matrix_flops", /*required=*/false)) {
-    ObjectReader peakReader(*peaks, reader.childPath("matrix_flops"), error);
+    ObjectReader peakReader(*peaks, reader.childPath("matrix_flops"), status);
     for (size_t i = 0; i < kNumDataTypes && peakReader.ok(); ++i)
       peakReader.readPositive(kDataTypeNames[i].data(), device.matrixFlops[i],
                               /*required=*/false);
@@ -283,9 +284,8 @@ static std::pair<size_t, size_t> lineColumn(std::string_view text,
   return {line, column};
 }
 
-std::optional<json> parseJsonText(std::string_view text,
-                                  std::string_view sourceName,
-                                  std::string &error) {
+StatusOr<json> parseJsonText(std::string_view text,
+                             std::string_view sourceName) {
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error &e) {
@@ -297,59 +297,47 @@ std::optional<json> parseJsonText(std::string_view text,
     size_t colon = what.find(": ");
     std::string reason =
         colon == std::string::npos ? what : what.substr(colon + 2);
-    error = std::string(sourceName) + ":" + std::to_string(line) + ":" +
-            std::to_string(column) + ": invalid JSON: " + reason;
-    return std::nullopt;
+    return Status::error(std::string(sourceName) + ":" + std::to_string(line) +
+                         ":" + std::to_string(column) +
+                         ": invalid JSON: " + reason);
   }
 }
 
-std::optional<Cluster> parseClusterJson(std::string_view text,
-                                        std::string_view sourceName,
-                                        std::string &error) {
-  std::optional<json> document = parseJsonText(text, sourceName, error);
-  if (!document)
-    return std::nullopt;
+StatusOr<Cluster> parseClusterJson(std::string_view text,
+                                   std::string_view sourceName) {
+  DISTIR_ASSIGN_OR_RETURN(json document, parseJsonText(text, sourceName));
   Cluster cluster;
-  std::string contentError;
-  ObjectReader reader(*document, "", contentError);
+  Status content = Status::success();
+  ObjectReader reader(document, "", content);
   reader.readString("name", cluster.name, /*required=*/false);
   reader.readPositiveInt("nodes", cluster.numNodes);
   reader.readPositiveInt("devices_per_node", cluster.devicesPerNode);
-  readDevice(reader, cluster.device, contentError);
-  readLink(reader, "intra_node", cluster.intraNode, contentError);
-  readLink(reader, "inter_node", cluster.interNode, contentError);
+  readDevice(reader, cluster.device, content);
+  readLink(reader, "intra_node", cluster.intraNode, content);
+  readLink(reader, "inter_node", cluster.interNode, content);
   reader.finish();
-  if (contentError.empty() &&
-      cluster.numNodes > INT64_MAX / cluster.devicesPerNode)
-    contentError = "nodes * devices_per_node overflows 64 bits";
-  if (!contentError.empty()) {
-    error = std::string(sourceName) + ": " + contentError;
-    return std::nullopt;
-  }
+  if (content.ok() && cluster.numNodes > INT64_MAX / cluster.devicesPerNode)
+    content = Status::error("nodes * devices_per_node overflows 64 bits");
+  if (!content.ok())
+    return Status::error(std::string(sourceName) + ": " + content.message());
   if (cluster.name.empty())
     cluster.name = std::string(sourceName);
   return cluster;
 }
 
-std::optional<std::string> readTextFile(const std::string &path,
-                                        std::string_view what,
-                                        std::string &error) {
+StatusOr<std::string> readTextFile(const std::string &path,
+                                   std::string_view what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot open " + std::string(what);
-    return std::nullopt;
-  }
+  if (!in)
+    return Status::error(path + ": cannot open " + std::string(what));
   std::stringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
 }
 
-std::optional<Cluster> loadClusterFile(const std::string &path,
-                                       std::string &error) {
-  std::optional<std::string> text = readTextFile(path, "cluster file", error);
-  if (!text)
-    return std::nullopt;
-  return parseClusterJson(*text, path, error);
+StatusOr<Cluster> loadClusterFile(const std::string &path) {
+  DISTIR_ASSIGN_OR_RETURN(std::string text, readTextFile(path, "cluster file"));
+  return parseClusterJson(text, path);
 }
 
 static bool fileExists(const std::string &path) {
@@ -357,15 +345,14 @@ static bool fileExists(const std::string &path) {
   return static_cast<bool>(in);
 }
 
-std::optional<Cluster> parseClusterSpec(std::string_view spec,
-                                        std::string &error) {
+StatusOr<Cluster> parseClusterSpec(std::string_view spec) {
   std::string specText(spec);
   auto endsWith = [&](std::string_view suffix) {
     return spec.size() >= suffix.size() &&
            spec.substr(spec.size() - suffix.size()) == suffix;
   };
   if (endsWith(".json") || fileExists(specText))
-    return loadClusterFile(specText, error);
+    return loadClusterFile(specText);
 
   std::string_view name = spec.substr(0, spec.find(':'));
   std::string_view options =
@@ -379,31 +366,27 @@ std::optional<Cluster> parseClusterSpec(std::string_view spec,
     std::string_view key = option.substr(0, equals);
     std::string_view value =
         equals == std::string_view::npos ? "" : option.substr(equals + 1);
-    if (key != "nodes") {
-      error = "cluster spec '" + specText + "': unknown option '" +
-              std::string(key) + "' (expected nodes=N)";
-      return std::nullopt;
-    }
+    if (key != "nodes")
+      return Status::error("cluster spec '" + specText + "': unknown option '" +
+                           std::string(key) + "' (expected nodes=N)");
     auto [end, ec] =
         std::from_chars(value.data(), value.data() + value.size(), nodes);
     if (value.empty() || ec != std::errc() ||
         end != value.data() + value.size() || nodes <= 0 ||
-        nodes > (int64_t(1) << 40)) {
-      error = "cluster spec '" + specText + "': invalid value '" +
-              std::string(value) + "' for nodes (expected a positive integer)";
-      return std::nullopt;
-    }
+        nodes > (int64_t(1) << 40))
+      return Status::error("cluster spec '" + specText + "': invalid value '" +
+                           std::string(value) +
+                           "' for nodes (expected a positive integer)");
   }
   std::optional<Cluster> cluster = clusterPreset(name, nodes);
-  if (!cluster) {
-    std::string known;
-    for (const std::string &preset : clusterPresetNames())
-      known += (known.empty() ? "" : ", ") + preset;
-    error = "cluster spec '" + specText + "': unknown preset '" +
-            std::string(name) + "' (known: " + known +
-            "; or give a .json cluster file)";
-  }
-  return cluster;
+  if (cluster)
+    return *std::move(cluster);
+  std::string known;
+  for (const std::string &preset : clusterPresetNames())
+    known += (known.empty() ? "" : ", ") + preset;
+  return Status::error("cluster spec '" + specText + "': unknown preset '" +
+                       std::string(name) + "' (known: " + known +
+                       "; or give a .json cluster file)");
 }
 
 std::string clusterToJson(const Cluster &cluster) {

@@ -31,10 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return created;
   }();
   distir::OnnxImportOptions options;
-  std::string error;
-  mlir::OwningOpRef<mlir::ModuleOp> module = distir::importOnnxModel(
-      llvm::StringRef(reinterpret_cast<const char *>(data), size), "fuzz.onnx",
-      *context, options, error);
+  distir::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      distir::importOnnxModel(
+          llvm::StringRef(reinterpret_cast<const char *>(data), size),
+          "fuzz.onnx", *context, options);
+  const std::string &error = module.message();
   if (!module && (error.empty() || error.find('\n') != std::string::npos)) {
     std::fprintf(stderr, "importer failed without a one-line message: '%s'\n",
                  error.c_str());

@@ -148,20 +148,20 @@ int main(int argc, char **argv) {
   // The importer folds constant subgraphs by running the reference kernels.
   mlir::dist::registerExecutionInterfaceExternalModels(registry);
   mlir::MLIRContext context(registry);
-  std::string error;
-  mlir::OwningOpRef<mlir::ModuleOp> module = distir::importOnnxModel(
-      (*input)->getBuffer(),
-      inputFilename == "-" ? StringRef("<stdin>") : StringRef(inputFilename),
-      context, options, error);
+  distir::StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> module =
+      distir::importOnnxModel((*input)->getBuffer(),
+                              inputFilename == "-" ? StringRef("<stdin>")
+                                                   : StringRef(inputFilename),
+                              context, options);
   if (!module)
-    return fail(error);
+    return fail(module.message());
 
   std::string openError;
   std::unique_ptr<ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &openError);
   if (!output)
     return fail(openError);
-  module->print(output->os());
+  (*module)->print(output->os());
   output->os() << "\n";
   output->keep();
   return 0;

@@ -169,13 +169,12 @@ TEST(CostModel, SmallKernelsPayTheLaunchOverhead) {
 }
 
 TEST(ProfileTable, OverridesTheFormulaWhereItHasAnEntry) {
-  std::string error;
-  std::optional<ProfileTable> table = ProfileTable::parse(
+  StatusOr<ProfileTable> table = ProfileTable::parse(
       R"({"entries": [{"kind": "matmul", "dtype": "f16",
                        "shapes": [[64, 32], [32, 16], [64, 16]],
                        "seconds": 0.25}]})",
-      "p.json", error);
-  ASSERT_TRUE(table) << error;
+      "p.json");
+  ASSERT_TRUE(table) << table.message();
   EXPECT_EQ(table->size(), 1u);
   CostModel model(*topology::clusterPreset("dgx-a100"),
                   std::make_shared<ProfileTable>(*table));
@@ -205,9 +204,9 @@ void PrintTo(const BadProfile &c, std::ostream *os) { *os << c.name; }
 class ProfileErrors : public ::testing::TestWithParam<BadProfile> {};
 
 TEST_P(ProfileErrors, OneLineError) {
-  std::string error;
-  EXPECT_FALSE(ProfileTable::parse(GetParam().text, "p.json", error));
-  EXPECT_EQ(error, GetParam().error);
+  StatusOr<ProfileTable> table = ProfileTable::parse(GetParam().text, "p.json");
+  ASSERT_FALSE(table);
+  EXPECT_EQ(table.message(), GetParam().error);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -23,11 +23,10 @@ namespace {
 
 std::string inputsDir() { return DISTIR_IMPORT_TEST_INPUTS; }
 
-mlir::OwningOpRef<mlir::ModuleOp> importText(mlir::MLIRContext &context,
-                                             llvm::StringRef text,
-                                             const OnnxImportOptions &options,
-                                             std::string &error) {
-  return importOnnxModel(text, "test.onnx.txt", context, options, error);
+StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
+importText(mlir::MLIRContext &context, llvm::StringRef text,
+           const OnnxImportOptions &options) {
+  return importOnnxModel(text, "test.onnx.txt", context, options);
 }
 
 /// What dist-translate registers: the importer folds constant subgraphs by
@@ -103,19 +102,19 @@ g (float[2, 3] X, int64[2] S, float[3] B) => (float[3, 2] Y, float[2, 3] Z) {
   shape.getData<int64_t>()[1] = -1;
   options.inputValues["S"] = shape;
   options.inputValues["B"] = HostTensor(ElementType::F32, {3});
-  std::string error;
-  auto module = importText(context, model, options, error);
-  ASSERT_TRUE(module) << error;
-  EXPECT_EQ(argumentNames(*module), (std::vector<std::string>{"X", "B"}));
-  auto func = *module->getOps<mlir::func::FuncOp>().begin();
+  auto module = importText(context, model, options);
+  ASSERT_TRUE(module) << module.message();
+  EXPECT_EQ(argumentNames(**module), (std::vector<std::string>{"X", "B"}));
+  auto func = *(*module)->getOps<mlir::func::FuncOp>().begin();
   auto result = mlir::cast<mlir::RankedTensorType>(func.getResultTypes()[0]);
   EXPECT_EQ(result.getShape(), (llvm::ArrayRef<int64_t>{3, 2}));
 
   // Without the value the import explains what is missing.
   options.inputValues.erase("S");
-  module = importText(context, model, options, error);
-  ASSERT_FALSE(module);
-  EXPECT_NE(error.find("--input-value S=FILE"), std::string::npos) << error;
+  auto missing = importText(context, model, options);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.message().find("--input-value S=FILE"), std::string::npos)
+      << missing.message();
 }
 
 // The size of X's first dimension reaches the Reshape through Gather and
@@ -130,17 +129,17 @@ g (float[2, 3, 4] X) => (float[2, 12] R) {
   target = Concat <axis = 0> (batch, minus)
   R = Reshape (X, target)
 })";
-  std::string error;
   mlir::MLIRContext context(getImportRegistry());
-  auto module = importText(context, model, OnnxImportOptions(), error);
-  ASSERT_TRUE(module) << error;
+  auto module = importText(context, model, OnnxImportOptions());
+  ASSERT_TRUE(module) << module.message();
 
   // A tool that forgot the registration gets an error naming it.
   mlir::MLIRContext bare;
-  EXPECT_FALSE(importText(bare, model, OnnxImportOptions(), error));
-  EXPECT_NE(error.find("registerExecutionInterfaceExternalModels"),
+  auto unfolded = importText(bare, model, OnnxImportOptions());
+  ASSERT_FALSE(unfolded);
+  EXPECT_NE(unfolded.message().find("registerExecutionInterfaceExternalModels"),
             std::string::npos)
-      << error;
+      << unfolded.message();
 }
 
 TEST(OnnxImport, InputValueMustMatchTheInput) {
@@ -151,11 +150,11 @@ g (float[2, 3] X) => (float[2, 3] Y) {
 })";
   OnnxImportOptions options;
   options.inputValues["X"] = HostTensor(ElementType::F32, {3, 2});
-  std::string error;
-  EXPECT_FALSE(importText(context, model, options, error));
-  EXPECT_NE(error.find("input 'X' has dimension 0 of size 2, not 3"),
+  auto module = importText(context, model, options);
+  ASSERT_FALSE(module);
+  EXPECT_NE(module.message().find("input 'X' has dimension 0 of size 2, not 3"),
             std::string::npos)
-      << error;
+      << module.message();
 }
 
 // Every model of ONNX's test data either imports or fails with one line that
@@ -186,13 +185,13 @@ TEST(OnnxImport, EveryOnnxTestDataModelImportsOrFailsWithOneLine) {
           llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
       ASSERT_TRUE(buffer) << path;
-      std::string error;
       auto module = importOnnxModel((*buffer)->getBuffer(), path, context,
-                                    OnnxImportOptions(), error);
+                                    OnnxImportOptions());
       if (module) {
         ++imported;
         continue;
       }
+      const std::string &error = module.message();
       ++errorsBySuite[suite];
       EXPECT_EQ(error.find('\n'), std::string::npos) << error;
       EXPECT_EQ(error.rfind(path + ": ", 0), 0u) << error;

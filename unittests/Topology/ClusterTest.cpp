@@ -10,6 +10,7 @@
 #include <string>
 
 using namespace distir::topology;
+using distir::StatusOr;
 
 namespace {
 
@@ -49,51 +50,51 @@ TEST(Cluster, DeviceIdsAreNodeMajor) {
 }
 
 TEST(Cluster, HugeClusterDoesNotOverflow) {
-  std::string error;
-  std::optional<Cluster> cluster =
-      parseClusterSpec("dgx-h100:nodes=1000000000", error);
-  ASSERT_TRUE(cluster) << error;
+  StatusOr<Cluster> cluster = parseClusterSpec("dgx-h100:nodes=1000000000");
+  ASSERT_TRUE(cluster) << cluster.message();
   EXPECT_EQ(cluster->numDevices(), int64_t(8000000000));
   EXPECT_EQ(cluster->nodeOf(int64_t(7999999999)), 999999999);
 }
 
 TEST(ClusterSpec, PresetWithNodes) {
-  std::string error;
-  std::optional<Cluster> cluster = parseClusterSpec("dgx-a100:nodes=4", error);
-  ASSERT_TRUE(cluster) << error;
+  StatusOr<Cluster> cluster = parseClusterSpec("dgx-a100:nodes=4");
+  ASSERT_TRUE(cluster) << cluster.message();
   EXPECT_EQ(cluster->numNodes, 4);
   EXPECT_EQ(cluster->name, "dgx-a100");
-  cluster = parseClusterSpec("dgx-h100", error);
-  ASSERT_TRUE(cluster) << error;
-  EXPECT_EQ(cluster->numNodes, 1);
+  StatusOr<Cluster> single = parseClusterSpec("dgx-h100");
+  ASSERT_TRUE(single) << single.message();
+  EXPECT_EQ(single->numNodes, 1);
+}
+
+/// The error of a spec that must not parse ("" if it parsed).
+std::string specError(std::string_view spec) {
+  StatusOr<Cluster> cluster = parseClusterSpec(spec);
+  return cluster ? "" : cluster.message();
 }
 
 TEST(ClusterSpec, Errors) {
-  std::string error;
-  EXPECT_FALSE(parseClusterSpec("dgx-b200", error));
-  EXPECT_EQ(error, "cluster spec 'dgx-b200': unknown preset 'dgx-b200' "
-                   "(known: dgx-a100, dgx-h100; or give a .json cluster file)");
-  EXPECT_FALSE(parseClusterSpec("dgx-a100:gpus=4", error));
-  EXPECT_EQ(error, "cluster spec 'dgx-a100:gpus=4': unknown option 'gpus' "
-                   "(expected nodes=N)");
+  EXPECT_EQ(specError("dgx-b200"),
+            "cluster spec 'dgx-b200': unknown preset 'dgx-b200' "
+            "(known: dgx-a100, dgx-h100; or give a .json cluster file)");
+  EXPECT_EQ(specError("dgx-a100:gpus=4"),
+            "cluster spec 'dgx-a100:gpus=4': unknown option 'gpus' "
+            "(expected nodes=N)");
   for (const char *bad :
        {"dgx-a100:nodes=0", "dgx-a100:nodes=-2", "dgx-a100:nodes=x",
         "dgx-a100:nodes=", "dgx-a100:nodes=3x"}) {
-    EXPECT_FALSE(parseClusterSpec(bad, error)) << bad;
+    std::string error = specError(bad);
     EXPECT_NE(error.find("for nodes (expected a positive integer)"),
               std::string::npos)
-        << error;
+        << bad << ": " << error;
   }
-  EXPECT_FALSE(parseClusterSpec("/nonexistent/c.json", error));
-  EXPECT_EQ(error, "/nonexistent/c.json: cannot open cluster file");
+  EXPECT_EQ(specError("/nonexistent/c.json"),
+            "/nonexistent/c.json: cannot open cluster file");
 }
 
 TEST(ClusterJson, RoundTrip) {
   Cluster preset = *clusterPreset("dgx-h100", 3);
-  std::string error;
-  std::optional<Cluster> parsed =
-      parseClusterJson(clusterToJson(preset), "rt.json", error);
-  ASSERT_TRUE(parsed) << error;
+  StatusOr<Cluster> parsed = parseClusterJson(clusterToJson(preset), "rt.json");
+  ASSERT_TRUE(parsed) << parsed.message();
   EXPECT_EQ(parsed->name, preset.name);
   EXPECT_EQ(parsed->numNodes, 3);
   EXPECT_EQ(parsed->devicesPerNode, 8);
@@ -114,9 +115,8 @@ TEST(ClusterJson, FileThroughSpec) {
       "intra_node": {"bandwidth": 1e11, "latency_s": 1e-6},
       "inter_node": {"bandwidth": 1e10, "latency_s": 5e-6}})";
   }
-  std::string error;
-  std::optional<Cluster> cluster = parseClusterSpec(path, error);
-  ASSERT_TRUE(cluster) << error;
+  StatusOr<Cluster> cluster = parseClusterSpec(path);
+  ASSERT_TRUE(cluster) << cluster.message();
   EXPECT_EQ(cluster->numDevices(), 8);
   EXPECT_EQ(cluster->device.memoryBytes, 24000000000);
   EXPECT_DOUBLE_EQ(cluster->device.matrixPeak(DataType::BF16), 1e15);
@@ -126,9 +126,10 @@ TEST(ClusterJson, FileThroughSpec) {
 }
 
 TEST(ClusterJson, SyntaxErrorHasLineAndColumnOnOneLine) {
-  std::string error;
-  EXPECT_FALSE(
-      parseClusterJson("{\n  \"nodes\": 2,\n  oops\n}", "c.json", error));
+  StatusOr<Cluster> cluster =
+      parseClusterJson("{\n  \"nodes\": 2,\n  oops\n}", "c.json");
+  ASSERT_FALSE(cluster);
+  const std::string &error = cluster.message();
   EXPECT_EQ(error.rfind("c.json:3:3: invalid JSON: syntax error", 0), 0u)
       << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
@@ -146,9 +147,9 @@ void PrintTo(const BadJson &c, std::ostream *os) { *os << c.name; }
 class ClusterJsonErrors : public ::testing::TestWithParam<BadJson> {};
 
 TEST_P(ClusterJsonErrors, OneLineErrorNamingThePlace) {
-  std::string error;
-  EXPECT_FALSE(parseClusterJson(GetParam().text, "c.json", error));
-  EXPECT_EQ(error, GetParam().error);
+  StatusOr<Cluster> cluster = parseClusterJson(GetParam().text, "c.json");
+  ASSERT_FALSE(cluster);
+  EXPECT_EQ(cluster.message(), GetParam().error);
 }
 
 INSTANTIATE_TEST_SUITE_P(

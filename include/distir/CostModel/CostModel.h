@@ -12,6 +12,7 @@
 #ifndef DISTIR_COSTMODEL_COSTMODEL_H
 #define DISTIR_COSTMODEL_COSTMODEL_H
 
+#include "distir/Support/Status.h"
 #include "distir/Topology/Cluster.h"
 
 #include <cstdint>
@@ -62,10 +63,9 @@ std::optional<CollectiveKind> parseCollectiveKind(std::string_view name);
 ///                     "seconds": 1.1e-3}, ...]}
 class ProfileTable {
 public:
-  static std::optional<ProfileTable>
-  parse(std::string_view text, std::string_view sourceName, std::string &error);
-  static std::optional<ProfileTable> load(const std::string &path,
-                                          std::string &error);
+  static StatusOr<ProfileTable> parse(std::string_view text,
+                                      std::string_view sourceName);
+  static StatusOr<ProfileTable> load(const std::string &path);
 
   void add(std::string_view kind, DataType dtype,
            const std::vector<std::vector<int64_t>> &shapes, double seconds);

@@ -42,14 +42,15 @@ struct OnnxImportOptions {
 };
 
 /// Imports the model held in `contents` (read from `modelPath`, which is used
-/// in messages and to find external tensor data). Returns null and a one-line
-/// message in `error` on failure. Constant subgraphs are folded by running
-/// the reference kernels: `context` must have them registered
+/// in messages and to find external tensor data). A failure is one line,
+/// "<modelPath>: <reason>": the reasons come from ONNX's checker and shape
+/// inference as often as from the IR, so they are a Status, not diagnostics.
+/// Constant subgraphs are folded by running the reference kernels: `context`
+/// must have them registered
 /// (mlir::dist::registerExecutionInterfaceExternalModels).
-mlir::OwningOpRef<mlir::ModuleOp>
+StatusOr<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxModel(llvm::StringRef contents, llvm::StringRef modelPath,
-                mlir::MLIRContext &context, const OnnxImportOptions &options,
-                std::string &error);
+                mlir::MLIRContext &context, const OnnxImportOptions &options);
 
 /// The ops the importer maps, as "OpType" for the default domain and
 /// "domain.OpType" otherwise, sorted.

@@ -10,7 +10,7 @@
 #ifndef DISTIR_KERNELS_HOSTTENSOR_H
 #define DISTIR_KERNELS_HOSTTENSOR_H
 
-#include "distir/Kernels/Status.h"
+#include "distir/Support/Status.h"
 
 #include <cstddef>
 #include <cstdint>

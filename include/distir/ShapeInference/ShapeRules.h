@@ -20,7 +20,7 @@
 #ifndef DISTIR_SHAPEINFERENCE_SHAPERULES_H
 #define DISTIR_SHAPEINFERENCE_SHAPERULES_H
 
-#include "distir/Kernels/StatusOr.h"
+#include "distir/Support/Status.h"
 
 #include <cassert>
 #include <cstddef>

@@ -12,6 +12,8 @@
 #ifndef DISTIR_TOPOLOGY_CLUSTER_H
 #define DISTIR_TOPOLOGY_CLUSTER_H
 
+#include "distir/Support/Status.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -85,18 +87,15 @@ std::optional<Cluster> clusterPreset(std::string_view name, int64_t nodes = 1);
 /// Parses the JSON cluster format (docs/dist-sim.md). `sourceName` prefixes
 /// errors ("file.json:3:7: ..." for syntax, "file.json: device.memory_bytes:
 /// ..." for content).
-std::optional<Cluster> parseClusterJson(std::string_view text,
-                                        std::string_view sourceName,
-                                        std::string &error);
+StatusOr<Cluster> parseClusterJson(std::string_view text,
+                                   std::string_view sourceName);
 
 /// Reads and parses a cluster file.
-std::optional<Cluster> loadClusterFile(const std::string &path,
-                                       std::string &error);
+StatusOr<Cluster> loadClusterFile(const std::string &path);
 
 /// `--cluster` syntax: `dgx-a100`, `dgx-h100:nodes=2` or a path to a JSON
 /// file (anything ending in ".json" or naming an existing file).
-std::optional<Cluster> parseClusterSpec(std::string_view spec,
-                                        std::string &error);
+StatusOr<Cluster> parseClusterSpec(std::string_view spec);
 
 /// Serialises to the JSON cluster format (round-trips through
 /// parseClusterJson).

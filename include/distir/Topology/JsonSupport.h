@@ -9,25 +9,24 @@
 #ifndef DISTIR_TOPOLOGY_JSONSUPPORT_H
 #define DISTIR_TOPOLOGY_JSONSUPPORT_H
 
+#include "distir/Support/Status.h"
+
 #include <nlohmann/json.hpp>
 
-#include <optional>
 #include <string>
 #include <string_view>
 
 namespace distir {
 namespace topology {
 
-/// Parses `text`; on a syntax error sets `error` to
+/// Parses `text`; a syntax error is
 /// "<sourceName>:<line>:<column>: invalid JSON: <reason>".
-std::optional<nlohmann::json> parseJsonText(std::string_view text,
-                                            std::string_view sourceName,
-                                            std::string &error);
+StatusOr<nlohmann::json> parseJsonText(std::string_view text,
+                                       std::string_view sourceName);
 
-/// Reads a whole file; on failure sets `error` to "<path>: cannot open <what>".
-std::optional<std::string> readTextFile(const std::string &path,
-                                        std::string_view what,
-                                        std::string &error);
+/// Reads a whole file; the error is "<path>: cannot open <what>".
+StatusOr<std::string> readTextFile(const std::string &path,
+                                   std::string_view what);
 
 } // namespace topology
 } // namespace distir

@@ -95,11 +95,10 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
 
 /// The search options of `command`; false after printing the error.
 bool readOptions(const SearchCommand &command, SearchOptions &options) {
-  std::string error;
-  std::optional<topology::Cluster> cluster =
-      topology::parseClusterSpec(command.clusterSpec, error);
+  StatusOr<topology::Cluster> cluster =
+      topology::parseClusterSpec(command.clusterSpec);
   if (!cluster)
-    return !fail(error);
+    return !fail(cluster.message());
   options.cluster = *cluster;
   options.clusterSpec = command.clusterSpec;
   if (!readSpace(command, *cluster, options.space))

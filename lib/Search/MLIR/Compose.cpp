@@ -51,9 +51,10 @@ public:
       opOf[id] = op;
   }
 
-  bool readTasks(std::string &error);
+  /// The phases that can refuse the program say why on `func`.
+  LogicalResult readTasks(func::FuncOp func);
   void settleSliceKinds();
-  bool assignStepRoles(std::string &error);
+  LogicalResult assignStepRoles(func::FuncOp func);
   void measureLayers();
   void measureStash();
   void measureResidents(func::FuncOp func);
@@ -70,7 +71,7 @@ private:
   int64_t numLayers = 0;
 };
 
-bool TemplateExtractor::readTasks(std::string &error) {
+LogicalResult TemplateExtractor::readTasks(func::FuncOp func) {
   const sim::Program &program = stage.program;
   stage.tasks.resize(n);
   for (sim::TaskId id = 0; id < n; ++id) {
@@ -84,10 +85,8 @@ bool TemplateExtractor::readTasks(std::string &error) {
         getIntAttr(op, mlir::dist::kStageAttrName);
     t.stage = stageAttr ? *stageAttr
                         : (t.deps.empty() ? 0 : stage.tasks[t.deps[0]].stage);
-    if (t.stage < 0 || t.stage >= stage.numStages) {
-      error = "the template has an op on stage " + std::to_string(t.stage);
-      return false;
-    }
+    if (t.stage < 0 || t.stage >= stage.numStages)
+      return func.emitError() << "the template has an op on stage " << t.stage;
     if (auto flops = dyn_cast<dist::CostOpInterface>(op))
       t.opFlops = flops.getFlops();
     layerOf[id] =
@@ -96,7 +95,7 @@ bool TemplateExtractor::readTasks(std::string &error) {
     if (t.microbatch >= 0)
       classifyUnitTask(t, op);
   }
-  return true;
+  return success();
 }
 
 void TemplateExtractor::classifyUnitTask(TemplateTask &t, Operation *op) {
@@ -150,7 +149,7 @@ void TemplateExtractor::settleSliceKinds() {
 /// Tasks outside the microbatches: before the first unit they are the
 /// prologue; later, before the stage's last unit task they are step values
 /// built on demand, after it the stage's epilogue.
-bool TemplateExtractor::assignStepRoles(std::string &error) {
+LogicalResult TemplateExtractor::assignStepRoles(func::FuncOp func) {
   std::vector<int64_t> lastUnitTask(stage.numStages, -1);
   int64_t firstUnitTask = -1;
   for (sim::TaskId id = 0; id < n; ++id) {
@@ -177,12 +176,12 @@ bool TemplateExtractor::assignStepRoles(std::string &error) {
         })) {
       // Values put back together from every microbatch: the op's size
       // depends on the microbatch count.
-      error = "the program concatenates its microbatches (a per-sample "
-              "result); it cannot be composed";
-      return false;
+      return func.emitError()
+             << "the program concatenates its microbatches (a per-sample "
+                "result); it cannot be composed";
     }
   }
-  return true;
+  return success();
 }
 
 /// The cut, and the per-layer stream times for the step-time bound.
@@ -282,12 +281,11 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
   if (failed(lowered))
     return failure(); // the diagnostic says why
   TemplateExtractor extractor(*stage, *lowered);
-  std::string error;
-  if (!extractor.readTasks(error))
-    return func.emitError() << error;
+  if (failed(extractor.readTasks(func)))
+    return failure();
   extractor.settleSliceKinds();
-  if (!extractor.assignStepRoles(error))
-    return func.emitError() << error;
+  if (failed(extractor.assignStepRoles(func)))
+    return failure();
   extractor.measureLayers();
   extractor.measureStash();
   extractor.measureResidents(func);
@@ -311,9 +309,8 @@ mlir::dist::PipelineSchedule getPipelineSchedule(Schedule schedule) {
 /// PipelineUnitGraph rebuilt from the template, merged by the pass's
 /// mergePipelineUnits. Durations are the unsplit ops' FLOPs + 1, summed in
 /// the pass's order (the template's) so that ties break the same way.
-bool orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule,
-                llvm::SmallVectorImpl<PipelineUnit> &order,
-                std::string &error) {
+StatusOr<llvm::SmallVector<PipelineUnit>>
+orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule) {
   const int64_t numStages = stage.numStages;
   mlir::dist::PipelineUnitGraph graph;
   graph.numStages = numStages;
@@ -366,14 +363,12 @@ bool orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule,
 
   FailureOr<llvm::SmallVector<PipelineUnit>> merged =
       mlir::dist::mergePipelineUnits(graph);
-  if (failed(merged)) {
-    error = "the " + std::string(scheduleName(schedule)) +
-            " schedule cannot run this cut: a stage waits for a value that "
-            "its own schedule produces later";
-    return false;
-  }
-  order.assign(merged->begin(), merged->end());
-  return true;
+  if (failed(merged))
+    return Status::error(
+        "the " + std::string(scheduleName(schedule)) +
+        " schedule cannot run this cut: a stage waits for a value that "
+        "its own schedule produces later");
+  return std::move(*merged);
 }
 
 //===----------------------------------------------------------------------===//
@@ -387,7 +382,7 @@ public:
       : tmpl(stage), m(m), m0(stage.numMicrobatches), model(model),
         program(program) {}
 
-  bool run(Schedule schedule, std::string &error);
+  Status run(Schedule schedule);
 
 private:
   sim::DeviceSetId set(sim::DeviceSetId id);
@@ -500,7 +495,7 @@ sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
   return emitted;
 }
 
-bool Composer::run(Schedule schedule, std::string &error) {
+Status Composer::run(Schedule schedule) {
   const size_t n = tmpl.tasks.size();
   sets.assign(tmpl.program.numDeviceSets(), sim::kNoId);
   groupings.assign(tmpl.program.numGroupings(), sim::kNoId);
@@ -524,11 +519,10 @@ bool Composer::run(Schedule schedule, std::string &error) {
       perMicrobatch[size_t(t.microbatch) * n + id] =
           emit(id, t.microbatch, t.microbatch);
     }
-    return true;
+    return Status::success();
   }
-  llvm::SmallVector<PipelineUnit> order;
-  if (!orderUnits(tmpl, m, schedule, order, error))
-    return false;
+  DISTIR_ASSIGN_OR_RETURN(llvm::SmallVector<PipelineUnit> order,
+                          orderUnits(tmpl, m, schedule));
 
   // The template's tasks of each unit (microbatch 0 and the last one) and
   // epilogue, in the template's order.
@@ -556,7 +550,7 @@ bool Composer::run(Schedule schedule, std::string &error) {
       perMicrobatch[size_t(unit.microbatch) * n + id] =
           emit(id, unit.microbatch, templateK);
   }
-  return true;
+  return Status::success();
 }
 
 } // namespace
@@ -569,10 +563,7 @@ Status composeProgram(const PipelineTemplate &stage, int64_t microbatches,
     return Status::error(
         "a template of " + std::to_string(stage.numMicrobatches) +
         " microbatches cannot give " + std::to_string(microbatches));
-  std::string error;
-  if (!Composer(stage, microbatches, model, program).run(schedule, error))
-    return Status::error(error);
-  return Status::success();
+  return Composer(stage, microbatches, model, program).run(schedule);
 }
 
 StatusOr<Evaluation> evaluateComposed(const PipelineTemplate &stage,

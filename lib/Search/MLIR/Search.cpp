@@ -165,12 +165,12 @@ public:
   SearchDriver(const std::vector<ModelSource> &models,
                const SearchOptions &options);
 
-  std::optional<std::vector<ScenarioReport>> run(std::string &error);
+  StatusOr<std::vector<ScenarioReport>> run();
 
 private:
   // 1. Facts, enumeration and the memory bound.
-  LogicalResult checkDeviceCounts(std::string &error) const;
-  LogicalResult addScenarios(size_t model, std::string &error);
+  Status checkDeviceCounts() const;
+  Status addScenarios(size_t model);
   Scenario enumerateScenario(size_t model, const SpaceOptions &space,
                              int64_t devices) const;
   // 2. Stage cuts and single-stage templates, built on the threads as they
@@ -255,16 +255,13 @@ void SearchDriver::reportPhase(const std::string &what) {
   phaseStart = std::chrono::steady_clock::now();
 }
 
-std::optional<std::vector<ScenarioReport>>
-SearchDriver::run(std::string &error) {
-  if (failed(checkDeviceCounts(error)))
-    return std::nullopt;
+StatusOr<std::vector<ScenarioReport>> SearchDriver::run() {
+  DISTIR_RETURN_IF_ERROR(checkDeviceCounts());
   capacity = int64_t(double(options.cluster.device.memoryBytes) *
                      options.maxMemoryFraction);
   costModel.emplace(options.cluster);
   for (size_t m = 0; m < models.size(); ++m)
-    if (failed(addScenarios(m, error)))
-      return std::nullopt;
+    DISTIR_RETURN_IF_ERROR(addScenarios(m));
   reportPhase("facts and enumeration");
   buildStageCuts();
   buildReplicaTemplates();
@@ -281,48 +278,41 @@ SearchDriver::run(std::string &error) {
 // 1. Facts, enumeration and the memory bound
 //===----------------------------------------------------------------------===//
 
-LogicalResult SearchDriver::checkDeviceCounts(std::string &error) const {
+Status SearchDriver::checkDeviceCounts() const {
   for (int64_t devices : options.space.deviceCounts)
-    if (devices > options.cluster.numDevices()) {
-      error = "--devices " + std::to_string(devices) + " exceeds the " +
-              std::to_string(options.cluster.numDevices()) +
-              " devices of cluster '" + options.cluster.name + "'";
-      return failure();
-    }
-  return success();
+    if (devices > options.cluster.numDevices())
+      return Status::error(
+          "--devices " + std::to_string(devices) + " exceeds the " +
+          std::to_string(options.cluster.numDevices()) +
+          " devices of cluster '" + options.cluster.name + "'");
+  return Status::success();
 }
 
-LogicalResult SearchDriver::addScenarios(size_t m, std::string &error) {
+Status SearchDriver::addScenarios(size_t m) {
   const ModelSource &source = models[m];
   Worker &worker = getWorker(0, m);
   SpaceOptions space = options.space;
   int64_t factsBatch = space.globalBatches.empty() ? 0 : space.globalBatches[0];
   if (source.kind == ModelSource::Kind::File) {
-    FailureOr<int64_t> fileBatch = worker.getFileBatch(error);
-    if (failed(fileBatch))
-      return failure();
+    DISTIR_ASSIGN_OR_RETURN(int64_t fileBatch, worker.getFileBatch());
     for (int64_t batch : space.globalBatches)
-      if (batch != *fileBatch) {
-        error = "--global-batch " + std::to_string(batch) + ": " + source.path +
-                " is written for a batch of " + std::to_string(*fileBatch);
-        return failure();
-      }
-    space.globalBatches = {*fileBatch};
-    factsBatch = *fileBatch;
+      if (batch != fileBatch)
+        return Status::error("--global-batch " + std::to_string(batch) + ": " +
+                             source.path + " is written for a batch of " +
+                             std::to_string(fileBatch));
+    space.globalBatches = {fileBatch};
+    factsBatch = fileBatch;
   }
-  if (factsBatch <= 0) {
-    error = "--global-batch is required for a generated model";
-    return failure();
-  }
-  FailureOr<ModelFacts> modelFacts = worker.extractFacts(factsBatch, error);
-  if (failed(modelFacts)) {
-    error = "model '" + source.spec + "': " + error;
-    return failure();
-  }
+  if (factsBatch <= 0)
+    return Status::error("--global-batch is required for a generated model");
+  StatusOr<ModelFacts> modelFacts = worker.extractFacts(factsBatch);
+  if (!modelFacts)
+    return Status::error("model '" + source.spec +
+                         "': " + modelFacts.message());
   facts[m] = std::move(*modelFacts);
   for (int64_t devices : space.deviceCounts)
     scenarios.push_back(enumerateScenario(m, space, devices));
-  return success();
+  return Status::success();
 }
 
 Scenario SearchDriver::enumerateScenario(size_t m, const SpaceOptions &space,
@@ -378,14 +368,15 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
       keys.size(), threads,
       [&](unsigned thread, size_t i) {
         auto [model, dp, tp, pp, size, count, schedule, recompute] = keys[i];
-        FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
+        StatusOr<std::shared_ptr<const PipelineTemplate>> stage =
             getWorker(thread, model)
                 .buildTemplate(dp, tp, pp, size, count, Schedule(schedule),
-                               Recompute(recompute), errors[i]);
-        if (succeeded(stage))
+                               Recompute(recompute));
+        if (stage)
           built[i] = *stage;
-        else if (errors[i].empty())
-          errors[i] = "unknown error";
+        else
+          errors[i] =
+              stage.message().empty() ? "unknown error" : stage.message();
       },
       showProgress ? progress : nullptr);
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -410,13 +401,13 @@ void SearchDriver::buildStageCuts() {
       cutKeys.size(), threads,
       [&](unsigned thread, size_t i) {
         auto [model, batch, pp, recompute] = cutKeys[i];
-        FailureOr<std::vector<int64_t>> cut =
+        StatusOr<std::vector<int64_t>> cut =
             getWorker(thread, model)
-                .getStageCut(batch, pp, Recompute(recompute), errors[i]);
-        if (succeeded(cut))
+                .getStageCut(batch, pp, Recompute(recompute));
+        if (cut)
           built[i] = std::move(*cut);
-        else if (errors[i].empty())
-          errors[i] = "unknown error";
+        else
+          errors[i] = cut.message().empty() ? "unknown error" : cut.message();
       },
       nullptr);
   for (size_t i = 0; i < cutKeys.size(); ++i) {
@@ -676,12 +667,7 @@ runSearch(const std::vector<ModelSource> &models,
           const SearchOptions &options) {
   static std::once_flag registered;
   std::call_once(registered, [] { distir::registerAllPasses(); });
-  std::string error;
-  std::optional<std::vector<ScenarioReport>> reports =
-      SearchDriver(models, options).run(error);
-  if (!reports)
-    return Status::error(error);
-  return std::move(*reports);
+  return SearchDriver(models, options).run();
 }
 
 } // namespace search

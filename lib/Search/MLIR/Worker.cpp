@@ -178,17 +178,12 @@ Worker::Worker(const ModelSource &source, const SearchOptions &options)
   ctx.printOpOnDiagnostic(false);
 }
 
-FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
-                                                      std::string &error) {
+StatusOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch) {
   OwningOpRef<ModuleOp> module;
   if (source.kind == ModelSource::Kind::File) {
-    FailureOr<OwningOpRef<ModuleOp>> parsed = parseFile(error);
-    if (failed(parsed))
-      return failure();
-    module = std::move(*parsed);
-    if (failed(rebatchFile(*module, batch, error)))
-      return failure();
-    return module;
+    DISTIR_ASSIGN_OR_RETURN(module, parseFile());
+    DISTIR_RETURN_IF_ERROR(rebatchFile(*module, batch));
+    return std::move(module);
   }
   module = ModuleOp::create(UnknownLoc::get(&ctx));
   FailureOr<func::FuncOp> func;
@@ -201,18 +196,15 @@ FailureOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch,
     config.batch = batch;
     func = models::buildGpt(*module, config);
   }
-  if (failed(func)) {
-    error = errors.take();
-    return failure();
-  }
-  return module;
+  if (failed(func))
+    return Status::error(errors.take());
+  return std::move(module);
 }
 
-LogicalResult Worker::rebatchFile(ModuleOp module, int64_t batch,
-                                  std::string &error) {
+Status Worker::rebatchFile(ModuleOp module, int64_t batch) {
   func::FuncOp func = getBodyFunction(module);
   if (getBatchOf(func) == batch)
-    return success();
+    return Status::success();
   // Microbatches and data-parallel shares of a file's batch: give the data
   // arguments the new batch and let dist-infer-shapes refine the rest (it
   // refuses programs whose shapes pin the batch, e.g. in a reshape).
@@ -239,91 +231,71 @@ LogicalResult Worker::rebatchFile(ModuleOp module, int64_t batch,
             SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic),
             type.getElementType(), type.getEncoding()));
   });
-  std::string why;
-  if (failed(runPasses(module, {{"dist-infer-shapes", ""}}, why))) {
-    error = "cannot change the batch of " + source.path + " to " +
-            std::to_string(batch) + ": " + why;
-    return failure();
-  }
-  return success();
+  Status inferred = runPasses(module, {{"dist-infer-shapes", ""}});
+  if (!inferred.ok())
+    return Status::error("cannot change the batch of " + source.path + " to " +
+                         std::to_string(batch) + ": " + inferred.message());
+  return Status::success();
 }
 
-FailureOr<OwningOpRef<ModuleOp>> Worker::parseFile(std::string &error) {
+StatusOr<OwningOpRef<ModuleOp>> Worker::parseFile() {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       *source.text, ParserConfig(&ctx), source.path);
-  if (!module) {
-    error = errors.takeLocated();
-    return failure();
-  }
-  if (!getBodyFunction(*module)) {
-    error = source.path + ": expected exactly one function with a body";
-    return failure();
-  }
-  return module;
+  if (!module)
+    return Status::error(errors.takeLocated());
+  if (!getBodyFunction(*module))
+    return Status::error(source.path +
+                         ": expected exactly one function with a body");
+  return std::move(module);
 }
 
-FailureOr<int64_t> Worker::getFileBatch(std::string &error) {
-  FailureOr<OwningOpRef<ModuleOp>> module = parseFile(error);
-  if (failed(module))
-    return failure();
-  int64_t batch = getBatchOf(getBodyFunction(**module));
-  if (batch <= 0) {
-    error = source.path +
-            ": no argument with dist.role = \"data\" and a batch dimension";
-    return failure();
-  }
+StatusOr<int64_t> Worker::getFileBatch() {
+  DISTIR_ASSIGN_OR_RETURN(OwningOpRef<ModuleOp> module, parseFile());
+  int64_t batch = getBatchOf(getBodyFunction(*module));
+  if (batch <= 0)
+    return Status::error(
+        source.path +
+        ": no argument with dist.role = \"data\" and a batch dimension");
   return batch;
 }
 
-LogicalResult Worker::runPasses(ModuleOp module, llvm::ArrayRef<PassStep> steps,
-                                std::string &error) {
+Status Worker::runPasses(ModuleOp module, llvm::ArrayRef<PassStep> steps) {
   if (steps.empty())
-    return success();
+    return Status::success();
   auto pm = PassManager::on<ModuleOp>(&ctx);
   std::string parseError;
   llvm::raw_string_ostream parseErrors(parseError);
-  if (failed(parsePassPipeline(renderPipeline(steps), pm, parseErrors))) {
-    error = "internal error: " + parseError;
-    return failure();
-  }
-  if (failed(pm.run(module))) {
-    error = errors.take();
-    return failure();
-  }
-  return success();
+  if (failed(parsePassPipeline(renderPipeline(steps), pm, parseErrors)))
+    return Status::error("internal error: " + parseError);
+  if (failed(pm.run(module)))
+    return Status::error(errors.take());
+  return Status::success();
 }
 
-FailureOr<ModuleOp> Worker::getTrainingStep(int64_t batch, Recompute recompute,
-                                            std::string &error) {
+StatusOr<ModuleOp> Worker::getTrainingStep(int64_t batch, Recompute recompute) {
   auto it = trainingSteps.find({batch, recompute});
   if (it != trainingSteps.end())
     return *it->second;
   OwningOpRef<ModuleOp> module;
   if (recompute == Recompute::None) {
-    FailureOr<OwningOpRef<ModuleOp>> forward = buildForward(batch, error);
-    if (failed(forward))
-      return failure();
-    module = std::move(*forward);
+    DISTIR_ASSIGN_OR_RETURN(module, buildForward(batch));
   } else {
-    FailureOr<ModuleOp> plain = getTrainingStep(batch, Recompute::None, error);
-    if (failed(plain))
-      return failure();
-    module = plain->clone();
+    DISTIR_ASSIGN_OR_RETURN(ModuleOp plain,
+                            getTrainingStep(batch, Recompute::None));
+    module = plain.clone();
   }
   PassStep pass = recompute == Recompute::None ? getAutodiffStep(options)
                                                : getRecomputeStep(recompute);
-  if (failed(runPasses(*module, {pass}, error)))
-    return failure();
+  DISTIR_RETURN_IF_ERROR(runPasses(*module, {pass}));
   ModuleOp step = *module;
   trainingSteps[{batch, recompute}] = std::move(module);
   return step;
 }
 
-FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
-  FailureOr<ModuleOp> step = getTrainingStep(batch, Recompute::None, error);
-  if (failed(step))
-    return failure();
-  func::FuncOp func = getBodyFunction(*step);
+StatusOr<ModelFacts> Worker::extractFacts(int64_t batch) {
+  DISTIR_ASSIGN_OR_RETURN(ModuleOp step,
+                          getTrainingStep(batch, Recompute::None));
+  func::FuncOp func = getBodyFunction(step);
   ModelFacts facts;
   facts.name = source.spec;
   int64_t numLayers = 1;
@@ -383,10 +355,8 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
   for (Recompute mode : options.space.recomputeModes) {
     if (mode == Recompute::None)
       continue;
-    FailureOr<ModuleOp> recomputed = getTrainingStep(batch, mode, error);
-    if (failed(recomputed))
-      return failure();
-    func::FuncOp recomputedFunc = getBodyFunction(*recomputed);
+    DISTIR_ASSIGN_OR_RETURN(ModuleOp recomputed, getTrainingStep(batch, mode));
+    func::FuncOp recomputedFunc = getBodyFunction(recomputed);
     bool changed = false;
     recomputedFunc.walk([&](Operation *op) {
       if (op->hasAttr(kRecomputedAttrName))
@@ -415,44 +385,33 @@ FailureOr<ModelFacts> Worker::extractFacts(int64_t batch, std::string &error) {
   return facts;
 }
 
-FailureOr<std::shared_ptr<const PipelineTemplate>>
+StatusOr<std::shared_ptr<const PipelineTemplate>>
 Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
                       int64_t microbatchSize, int64_t numMicrobatches,
-                      Schedule schedule, Recompute recompute,
-                      std::string &error) {
+                      Schedule schedule, Recompute recompute) {
   Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
                        dp,           tp,
                        pp,           numMicrobatches,
                        schedule,     recompute};
-  FailureOr<ModuleOp> step =
-      getTrainingStep(config.globalBatch, recompute, error);
-  if (failed(step))
-    return failure();
-  OwningOpRef<ModuleOp> module = step->clone();
-  if (failed(runPasses(*module, {getParallelizeStep(config)}, error)))
-    return failure();
+  DISTIR_ASSIGN_OR_RETURN(ModuleOp step,
+                          getTrainingStep(config.globalBatch, recompute));
+  OwningOpRef<ModuleOp> module = step.clone();
+  DISTIR_RETURN_IF_ERROR(runPasses(*module, {getParallelizeStep(config)}));
   FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
       extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
                               numMicrobatches, microbatchSize);
-  if (failed(stage)) {
-    error = errors.take();
-    return failure();
-  }
+  if (failed(stage))
+    return Status::error(errors.take());
   return *stage;
 }
 
-FailureOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
-                                                    Recompute recompute,
-                                                    std::string &error) {
-  FailureOr<ModuleOp> step = getTrainingStep(batch, recompute, error);
-  if (failed(step))
-    return failure();
-  OwningOpRef<ModuleOp> module = step->clone();
+StatusOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
+                                                   Recompute recompute) {
+  DISTIR_ASSIGN_OR_RETURN(ModuleOp step, getTrainingStep(batch, recompute));
+  OwningOpRef<ModuleOp> module = step.clone();
   func::FuncOp func = getBodyFunction(*module);
-  if (failed(dist::assignPipelineStages(func, pp))) {
-    error = errors.take();
-    return failure();
-  }
+  if (failed(dist::assignPipelineStages(func, pp)))
+    return Status::error(errors.take());
   std::vector<int64_t> stageOfLayer;
   func.walk([&](Operation *op) {
     auto layer =

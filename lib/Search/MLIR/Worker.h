@@ -63,46 +63,42 @@ private:
   mlir::ScopedDiagnosticHandler handler;
 };
 
+/// The MLIR side of the search for one model. Its diagnostics become the
+/// Status of the call (ErrorCollector): the MLIR-free search core counts
+/// and reports configurations by those one-line messages.
 class Worker {
 public:
   Worker(const ModelSource &source, const SearchOptions &options);
 
   /// The batch a .mlir model is written for (dim 0 of its data).
-  mlir::FailureOr<int64_t> getFileBatch(std::string &error);
+  StatusOr<int64_t> getFileBatch();
 
   /// The training step for a global batch of `batch` with `recompute`
   /// (cached: differentiated once per batch, recomputed once per batch and
   /// mode), or the error.
-  mlir::FailureOr<mlir::ModuleOp>
-  getTrainingStep(int64_t batch, Recompute recompute, std::string &error);
+  StatusOr<mlir::ModuleOp> getTrainingStep(int64_t batch, Recompute recompute);
   /// Facts of the model read off the training step of `batch`.
-  mlir::FailureOr<ModelFacts> extractFacts(int64_t batch, std::string &error);
+  StatusOr<ModelFacts> extractFacts(int64_t batch);
   /// dist-parallelize's program of dp x tp x pp devices, microbatches of
   /// `microbatchSize` samples per replica, `numMicrobatches` of them (with
   /// `schedule`), lowered: a whole configuration or the template composition
   /// stretches (Compose.h).
-  mlir::FailureOr<std::shared_ptr<const PipelineTemplate>>
+  StatusOr<std::shared_ptr<const PipelineTemplate>>
   buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
-                int64_t numMicrobatches, Schedule schedule, Recompute recompute,
-                std::string &error);
+                int64_t numMicrobatches, Schedule schedule,
+                Recompute recompute);
   /// dist-pipeline's stage of each layer for `pp` stages of the training
   /// step of `batch` samples (-1 for layer indices no op has).
-  mlir::FailureOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
-                                                    Recompute recompute,
-                                                    std::string &error);
+  StatusOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
+                                             Recompute recompute);
 
 private:
   /// The .mlir model, checked to have one function with a body.
-  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
-  parseFile(std::string &error);
-  mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
-  buildForward(int64_t batch, std::string &error);
+  StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> parseFile();
+  StatusOr<mlir::OwningOpRef<mlir::ModuleOp>> buildForward(int64_t batch);
   /// A file's forward program with its data arguments given `batch`.
-  mlir::LogicalResult rebatchFile(mlir::ModuleOp module, int64_t batch,
-                                  std::string &error);
-  mlir::LogicalResult runPasses(mlir::ModuleOp module,
-                                llvm::ArrayRef<PassStep> steps,
-                                std::string &error);
+  Status rebatchFile(mlir::ModuleOp module, int64_t batch);
+  Status runPasses(mlir::ModuleOp module, llvm::ArrayRef<PassStep> steps);
 
   const ModelSource &source;
   const SearchOptions &options;

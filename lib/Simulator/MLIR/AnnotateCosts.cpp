@@ -21,19 +21,18 @@ struct AnnotateCostsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string error;
-    std::optional<distir::topology::Cluster> parsed =
-        distir::topology::parseClusterSpec(cluster, error);
+    distir::StatusOr<distir::topology::Cluster> parsed =
+        distir::topology::parseClusterSpec(cluster);
     if (!parsed) {
-      module.emitError() << error;
+      module.emitError() << parsed.message();
       return signalPassFailure();
     }
     std::shared_ptr<distir::cost::ProfileTable> table;
     if (!profile.empty()) {
-      std::optional<distir::cost::ProfileTable> loaded =
-          distir::cost::ProfileTable::load(profile, error);
+      distir::StatusOr<distir::cost::ProfileTable> loaded =
+          distir::cost::ProfileTable::load(profile);
       if (!loaded) {
-        module.emitError() << error;
+        module.emitError() << loaded.message();
         return signalPassFailure();
       }
       table = std::make_shared<distir::cost::ProfileTable>(std::move(*loaded));

@@ -70,33 +70,15 @@ bool writeFile(const std::string &path, Writer write) {
 
 /// The cost model of the cluster, with the measured times of the profile.
 StatusOr<cost::CostModel> loadCostModel(const DriverOptions &options) {
-  std::string error;
-  std::optional<topology::Cluster> cluster =
-      topology::parseClusterSpec(options.clusterSpec, error);
-  if (!cluster)
-    return Status::error(error);
+  DISTIR_ASSIGN_OR_RETURN(topology::Cluster cluster,
+                          topology::parseClusterSpec(options.clusterSpec));
   std::shared_ptr<cost::ProfileTable> profile;
   if (!options.profileFile.empty()) {
-    std::optional<cost::ProfileTable> table =
-        cost::ProfileTable::load(options.profileFile, error);
-    if (!table)
-      return Status::error(error);
-    profile = std::make_shared<cost::ProfileTable>(std::move(*table));
+    DISTIR_ASSIGN_OR_RETURN(cost::ProfileTable table,
+                            cost::ProfileTable::load(options.profileFile));
+    profile = std::make_shared<cost::ProfileTable>(std::move(table));
   }
-  return cost::CostModel(*cluster, profile);
-}
-
-/// Parses the input; errors are diagnostics on stderr.
-OwningOpRef<ModuleOp> parseInput(const std::string &inputFile,
-                                 MLIRContext &context,
-                                 llvm::SourceMgr &sourceMgr,
-                                 std::string &fileError) {
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      openInputFile(inputFile, &fileError);
-  if (!buffer)
-    return nullptr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  return cost::CostModel(cluster, profile);
 }
 
 /// The summary on stdout, then the report and the trace files; the exit
@@ -132,44 +114,37 @@ int writeOutputs(const DriverOptions &options, const topology::Cluster &cluster,
   return 0;
 }
 
-/// Lowers `func` and simulates it `options.repeat` times; the last result,
-/// and the --timing line in `timing`.
-std::optional<SimResult> lowerAndSimulate(const DriverOptions &options,
-                                          const cost::CostModel &model,
-                                          func::FuncOp func, Program &program,
-                                          std::string &timing,
-                                          std::string &error) {
-  error.clear(); // lowering fails with diagnostics, simulation with `error`
-  auto started = std::chrono::steady_clock::now();
-  if (failed(lowerToProgram(func, model, program)))
-    return std::nullopt;
-  auto loweredAt = std::chrono::steady_clock::now();
+/// Simulates the lowered `program` `options.repeat` times: the last result.
+StatusOr<SimResult> simulateRepeatedly(const DriverOptions &options,
+                                       const Program &program) {
   SimOptions simOptions;
   simOptions.overlap = options.overlap;
   simOptions.recordTrace = !options.traceFile.empty();
   simOptions.recordMemoryTimeline = !options.traceFile.empty();
   simOptions.topOps = options.topOps;
   std::optional<SimResult> result;
-  unsigned repeat = std::max(1u, options.repeat);
-  for (unsigned i = 0; i < repeat; ++i) {
-    StatusOr<SimResult> simulated = simulate(program, simOptions);
-    if (!simulated) {
-      error = simulated.message();
-      return std::nullopt;
-    }
-    result = std::move(*simulated);
+  for (unsigned i = 0, e = std::max(1u, options.repeat); i < e; ++i) {
+    DISTIR_ASSIGN_OR_RETURN(SimResult simulated, simulate(program, simOptions));
+    result = std::move(simulated);
   }
-  auto simulatedAt = std::chrono::steady_clock::now();
-  if (options.timing) {
-    auto seconds = [](auto from, auto to) {
-      return std::chrono::duration<double>(to - from).count();
-    };
-    llvm::raw_string_ostream os(timing);
-    os << "lowering: " << seconds(started, loweredAt)
-       << " s, simulation: " << seconds(loweredAt, simulatedAt) / repeat
-       << " s for " << program.numTasks() << " tasks\n";
-  }
-  return result;
+  return *std::move(result);
+}
+
+/// The --timing line: lowering, then one simulation (the mean of the
+/// repeats).
+std::string formatTiming(const DriverOptions &options, const Program &program,
+                         std::chrono::steady_clock::time_point started,
+                         std::chrono::steady_clock::time_point loweredAt,
+                         std::chrono::steady_clock::time_point simulatedAt) {
+  auto seconds = [](auto from, auto to) {
+    return std::chrono::duration<double>(to - from).count();
+  };
+  std::string timing;
+  llvm::raw_string_ostream os(timing);
+  os << "lowering: " << seconds(started, loweredAt) << " s, simulation: "
+     << seconds(loweredAt, simulatedAt) / std::max(1u, options.repeat)
+     << " s for " << program.numTasks() << " tasks\n";
+  return timing;
 }
 
 } // namespace
@@ -188,22 +163,30 @@ int runDriver(const DriverOptions &options) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string fileError;
-  OwningOpRef<ModuleOp> module =
-      parseInput(options.inputFile, context, sourceMgr, fileError);
-  if (!fileError.empty())
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      openInputFile(options.inputFile, &fileError);
+  if (!buffer)
     return fail(fileError);
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    return 1;
+    return 1; // the diagnostic says why
   func::FuncOp func = findEntryFunction(*module, options.entry);
   if (!func)
     return 1;
 
   Program program;
-  std::string timing, error;
-  std::optional<SimResult> result =
-      lowerAndSimulate(options, *model, func, program, timing, error);
+  auto started = std::chrono::steady_clock::now();
+  if (failed(lowerToProgram(func, *model, program)))
+    return 1; // the diagnostic says why
+  auto loweredAt = std::chrono::steady_clock::now();
+  StatusOr<SimResult> result = simulateRepeatedly(options, program);
   if (!result)
-    return error.empty() ? 1 : fail(error);
+    return fail(result.message());
+  std::string timing = options.timing
+                           ? formatTiming(options, program, started, loweredAt,
+                                          std::chrono::steady_clock::now())
+                           : "";
   return writeOutputs(options, model->getCluster(), func, program, *result,
                       timing);
 }
