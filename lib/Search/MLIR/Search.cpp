@@ -32,7 +32,7 @@
 #include <thread>
 #include <tuple>
 
-#define DEBUG_TYPE "dist-search"
+#define DEBUG_TYPE "dist-search-driver"
 
 using namespace mlir;
 
