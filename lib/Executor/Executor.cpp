@@ -355,10 +355,12 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
                   values.lookup(constraint.getInput()), values);
   if (isa<SendOp, CollectiveOpInterface>(op))
     return runCommunication(op, values);
-  if (isa<ExecutableOpInterface>(op))
-    return runCompute(op, values);
+  // Before the isa: with assertions, MLIR aborts on a cast to an interface
+  // the dialect promised but nobody registered.
   if (isMissingExecutionModel(op))
     return op->emitOpError() << getMissingExecutionModelMessage();
+  if (isa<ExecutableOpInterface>(op))
+    return runCompute(op, values);
   return op->emitOpError() << "is not supported by the reference executor";
 }
 

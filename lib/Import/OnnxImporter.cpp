@@ -589,10 +589,12 @@ StatusOr<const HostTensor *> GraphImporter::evaluate(Value root) {
       continue;
     }
     Operation *op = value.getDefiningOp();
-    auto compute = dyn_cast<dist::ExecutableOpInterface>(op);
-    if (!compute && dist::isMissingExecutionModel(op))
+    // Before the cast: with assertions, MLIR aborts on a cast to an
+    // interface the dialect promised but nobody registered.
+    if (dist::isMissingExecutionModel(op))
       return Status::error("'" + op->getName().getStringRef().str() + "' " +
                            dist::getMissingExecutionModelMessage());
+    auto compute = dyn_cast<dist::ExecutableOpInterface>(op);
     if (!compute)
       return Status::error("it is computed by '" +
                            op->getName().getStringRef().str() +
