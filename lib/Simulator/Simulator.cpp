@@ -281,6 +281,10 @@ private:
                                             const std::vector<double> &finish,
                                             std::vector<uint32_t> &depSlot,
                                             std::vector<double> &ready) const;
+  /// `t` reads the value of `producer`, which is not on all of its devices.
+  /// Cold and out of line, so that the event loop keeps its registers.
+  [[gnu::cold, gnu::noinline]] Status missingValueError(TaskId t,
+                                                        TaskId producer) const;
   /// Per class, (time, +bytes) when a result is produced and (time, -bytes)
   /// when its last consumer ends: results live from the start of their
   /// producer to the end of their last consumer (or to the end of the step
@@ -395,6 +399,12 @@ inline TaskId StepSimulator::resolveDeps(TaskId t,
   return kNoId;
 }
 
+Status StepSimulator::missingValueError(TaskId t, TaskId producer) const {
+  return Status::error(taskName(program, t) + " uses the result of " +
+                       taskName(program, producer) +
+                       ", which is not on all of its devices");
+}
+
 Status StepSimulator::runTasks(SimResult &result) {
   // The loop's state is local, not members: it does not escape, so the
   // compiler keeps the vectors' data pointers in registers across the calls
@@ -505,9 +515,7 @@ Status StepSimulator::runTasks(SimResult &result) {
     const Task &task = tasks[t];
     if (TaskId missing = resolveDeps(t, finish, depSlot, ready);
         missing != kNoId)
-      return Status::error(taskName(program, t) + " uses the result of " +
-                           taskName(program, missing) +
-                           ", which is not on all of its devices");
+      return missingValueError(t, missing);
     const uint32_t *classes = cs.classes(task.devices);
     double setSize =
         static_cast<double>(program.deviceSet(task.devices).size());
