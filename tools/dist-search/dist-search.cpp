@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Search/Command.h"
+#include "distir/Support/Allocator.h"
 #include "distir/Support/DebugOptions.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -120,6 +121,7 @@ static cl::opt<cl::boolOrDefault>
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  distir::keepFreedMemoryForReuse();
   distir::registerDebugOptions();
   cl::opt<int> &threads = getThreadsOption();
   threads.setDescription("Worker threads (default: the hardware's)");

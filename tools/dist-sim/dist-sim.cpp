@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Simulator/Driver.h"
+#include "distir/Support/Allocator.h"
 #include "distir/Support/DebugOptions.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -54,6 +55,7 @@ static cl::opt<unsigned>
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  distir::keepFreedMemoryForReuse();
   distir::registerDebugOptions();
   cl::HideUnrelatedOptions(simCategory);
   cl::ParseCommandLineOptions(argc, argv,
