@@ -30,11 +30,20 @@ static constexpr double kMatrixEfficiency = 0.70;
 // the H100 device-copy measurement in REFERENCE.md, 3.0 of 3.35 TB/s.
 static constexpr double kMemoryEfficiency = 0.90;
 
-// Fraction of the link bandwidth NCCL's ring reaches as bus bandwidth. Not
-// fitted: NCCL's own tuning model caps A100 NVLink bus bandwidth at 235 of
-// the 300 GB/s per direction (NCCL src/graph/tuning.cc, compCap80). Applied
-// to the network links too.
-static constexpr double kCollectiveBusEfficiency = 235.0 / 300.0;
+// Fraction of the link bandwidth NCCL's collectives reach as bus bandwidth
+// (nccl-tests' busbw for large messages), one figure per kind of link. Not
+// fitted; physical figures with their sources (docs/dist-sim.md):
+//  - NVLink/NVSwitch: NCCL's own tuning model caps the bus bandwidth of
+//    compute capability 8.0 (A100) at 235 GB/s (src/graph/tuning.cc:
+//    "if (compCapIndex == AMPERE_COMPCAP_IDX) busBw = std::min(busBw,
+//    235.0f)"), of the 300 GB/s per direction of NVLink3.
+//  - InfiniBand: NVIDIA measures 192 GB/s all-reduce bus bandwidth between
+//    DGX A100 nodes with 8 x HDR 200 Gb/s NICs (200 GB/s per node), an NCCL
+//    maintainer in github.com/NVIDIA/nccl/issues/812 (2023-03-31).
+// Both come from A100 systems; the dgx-h100 preset uses them too (NCCL's cap
+// for Hopper NVLink, 370 of 450 GB/s, would be 0.82).
+static constexpr double kNvlinkBusEfficiency = 235.0 / 300.0;
+static constexpr double kNetworkBusEfficiency = 192.0 / 200.0;
 
 // Efficiency curves: a kernel whose ideal time (work / (peak * efficiency))
 // is t reaches efficiency * t / (t + ramp), i.e. it pays a fixed ramp-up
@@ -258,8 +267,8 @@ double CostModel::collectiveTimeOnShape(CollectiveKind kind, int64_t bytes,
   double s = static_cast<double>(bytes);
   double g = static_cast<double>(shape.perNode);
   double k = static_cast<double>(shape.nodes);
-  double intraBw = effectiveBandwidth(cluster.intraNode);
-  double interBw = effectiveBandwidth(cluster.interNode);
+  double intraBw = busBandwidth(LinkKind::IntraNode);
+  double interBw = busBandwidth(LinkKind::InterNode);
   double intraAlpha = cluster.intraNode.latencyS;
   double interAlpha = cluster.interNode.latencyS;
 
@@ -319,9 +328,8 @@ double CostModel::collectiveTimeOnShape(CollectiveKind kind, int64_t bytes,
     break;
   }
   case CollectiveKind::Send: {
-    const topology::LinkSpec &link =
-        shape.nodes > 1 ? cluster.interNode : cluster.intraNode;
-    time = link.latencyS + s / effectiveBandwidth(link);
+    LinkKind kind = shape.nodes > 1 ? LinkKind::InterNode : LinkKind::IntraNode;
+    time = linkOf(kind).latencyS + s / busBandwidth(kind);
     break;
   }
   }
@@ -352,13 +360,19 @@ int64_t CostModel::bytesSentPerDevice(CollectiveKind kind, int64_t bytes,
 double CostModel::sendTime(int64_t bytes, int64_t src, int64_t dst) const {
   if (bytes <= 0 || src == dst)
     return 0;
-  const topology::LinkSpec &link = cluster.linkBetween(src, dst);
-  return cluster.device.launchOverheadS + link.latencyS +
-         static_cast<double>(bytes) / effectiveBandwidth(link);
+  LinkKind kind =
+      cluster.sameNode(src, dst) ? LinkKind::IntraNode : LinkKind::InterNode;
+  return cluster.device.launchOverheadS + linkOf(kind).latencyS +
+         static_cast<double>(bytes) / busBandwidth(kind);
 }
 
-double CostModel::effectiveBandwidth(const topology::LinkSpec &link) const {
-  return link.bandwidth * kCollectiveBusEfficiency;
+double CostModel::busEfficiency(LinkKind kind) {
+  return kind == LinkKind::IntraNode ? kNvlinkBusEfficiency
+                                     : kNetworkBusEfficiency;
+}
+
+double CostModel::busBandwidth(LinkKind kind) const {
+  return linkOf(kind).bandwidth * busEfficiency(kind);
 }
 
 } // namespace cost

@@ -27,7 +27,7 @@ std::vector<int64_t> range(int64_t begin, int64_t end) {
 TEST(CostModel, RingAllReduceInsideOneNode) {
   CostModel model = a100();
   const topology::Cluster &cluster = model.getCluster();
-  double bandwidth = model.effectiveBandwidth(cluster.intraNode);
+  double bandwidth = model.busBandwidth(LinkKind::IntraNode);
   double alpha = cluster.intraNode.latencyS;
   int64_t bytes = int64_t(1) << 30;
   for (int64_t n : {2, 4, 8}) {
@@ -57,13 +57,14 @@ TEST(CostModel, AcrossNodesTheNicIsTheBottleneck) {
   // One device on each of two nodes: a ring of two over the NICs.
   double across =
       model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 8});
-  double nic = model.effectiveBandwidth(cluster.interNode);
+  double nic = model.busBandwidth(LinkKind::InterNode);
   double expected = cluster.device.launchOverheadS +
                     2 * cluster.interNode.latencyS + 1.0 * bytes / nic;
   EXPECT_NEAR(across, expected, 1e-12 * expected);
   double inside =
       model.collectiveTime(CollectiveKind::AllReduce, bytes, {0, 1});
-  double linkRatio = cluster.intraNode.bandwidth / cluster.interNode.bandwidth;
+  double linkRatio = model.busBandwidth(LinkKind::IntraNode) /
+                     model.busBandwidth(LinkKind::InterNode);
   EXPECT_NEAR(across / inside, linkRatio, 0.05 * linkRatio);
 
   // Sixteen devices on two nodes: only a 1/8 shard crosses the NICs, yet
@@ -76,6 +77,17 @@ TEST(CostModel, AcrossNodesTheNicIsTheBottleneck) {
   EXPECT_GT(sixteen, 1.5 * eight);
   EXPECT_NEAR(sixteen, eight + interPhase + 2 * cluster.interNode.latencyS,
               1e-9);
+}
+
+// The two bus efficiencies are physical figures (docs/dist-sim.md): NCCL's
+// A100 NVLink cap, 235 of 300 GB/s, and NVIDIA's 192 of 200 GB/s between
+// DGX A100 nodes over 8 x HDR.
+TEST(CostModel, BusEfficiencyPerKindOfLink) {
+  EXPECT_DOUBLE_EQ(CostModel::busEfficiency(LinkKind::IntraNode), 235.0 / 300);
+  EXPECT_DOUBLE_EQ(CostModel::busEfficiency(LinkKind::InterNode), 0.96);
+  CostModel model = a100(2);
+  EXPECT_DOUBLE_EQ(model.busBandwidth(LinkKind::InterNode), 24e9);
+  EXPECT_DOUBLE_EQ(model.busBandwidth(LinkKind::IntraNode), 235e9);
 }
 
 TEST(CostModel, GroupShape) {
@@ -95,11 +107,11 @@ TEST(CostModel, SendUsesTheLinkBetweenTheDevices) {
   int64_t bytes = 100 << 20;
   EXPECT_NEAR(model.sendTime(bytes, 0, 1),
               cluster.device.launchOverheadS + cluster.intraNode.latencyS +
-                  bytes / model.effectiveBandwidth(cluster.intraNode),
+                  bytes / model.busBandwidth(LinkKind::IntraNode),
               1e-12);
   EXPECT_NEAR(model.sendTime(bytes, 7, 8),
               cluster.device.launchOverheadS + cluster.interNode.latencyS +
-                  bytes / model.effectiveBandwidth(cluster.interNode),
+                  bytes / model.busBandwidth(LinkKind::InterNode),
               1e-12);
   EXPECT_EQ(model.sendTime(bytes, 3, 3), 0);
   EXPECT_DOUBLE_EQ(model.collectiveTime(CollectiveKind::Send, bytes, {7, 8}),

@@ -78,6 +78,10 @@ private:
   std::unordered_map<std::string, double> entries;
 };
 
+/// The two kinds of links of a cluster: through the node's switch (NVLink)
+/// and through the devices' NICs (the network).
+enum class LinkKind : uint8_t { IntraNode, InterNode };
+
 /// How a hierarchical collective decomposes over a group of devices.
 struct GroupShape {
   int64_t size = 0;    // devices in the group
@@ -117,8 +121,12 @@ public:
 
   GroupShape groupShape(const std::vector<int64_t> &group) const;
 
-  /// Bandwidth collectives and sends reach on `link` (NCCL bus bandwidth).
-  double effectiveBandwidth(const topology::LinkSpec &link) const;
+  /// Bandwidth collectives and sends reach on a kind of link: its bandwidth
+  /// times busEfficiency (NCCL bus bandwidth).
+  double busBandwidth(LinkKind kind) const;
+  /// Fraction of a link's bandwidth NCCL reaches (physical figures with
+  /// their sources in CostModel.cpp and docs/dist-sim.md).
+  static double busEfficiency(LinkKind kind);
 
   /// True for kinds that run on the matrix engines (tensor cores).
   static bool isMatrixKind(std::string_view kind);
@@ -129,6 +137,10 @@ public:
   double memoryEfficiency(double bytes) const;
 
 private:
+  const topology::LinkSpec &linkOf(LinkKind kind) const {
+    return kind == LinkKind::IntraNode ? cluster.intraNode : cluster.interNode;
+  }
+
   Cluster cluster;
   std::shared_ptr<const ProfileTable> profile;
 };
