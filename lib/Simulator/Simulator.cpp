@@ -229,6 +229,58 @@ struct Interval {
   }
 };
 
+/// The transfers a device class receives, as sorted disjoint busy intervals.
+/// A receiver takes each transfer as soon as it can, in the order its data
+/// arrives, not in program order: a device posts its receives in its own
+/// order (the order it uses them, e.g. Megatron-LM's pipeline), and the
+/// program order of the sends interleaves several senders' orders that the
+/// receiver never sees.
+class ReceivePort {
+public:
+  /// The earliest start >= `from` of a transfer of `duration` that fits
+  /// between the transfers already taken; reserves it.
+  double reserve(double from, double duration) {
+    if (duration <= 0)
+      return from;
+    // Mostly transfers arrive in order: they go after the last one.
+    if (busy.empty() || from >= busy.back().end) {
+      append(from, from + duration);
+      return from;
+    }
+    auto it = std::upper_bound(
+        busy.begin(), busy.end(), from,
+        [](double time, const Interval &iv) { return time < iv.end; });
+    double begin = from;
+    for (; it != busy.end() && begin + duration > it->start; ++it)
+      begin = std::max(begin, it->end);
+    double end = begin + duration;
+    // Merge with the neighbours it touches, so that back-to-back transfers
+    // stay one interval.
+    bool joinsPrev = it != busy.begin() && std::prev(it)->end == begin;
+    bool joinsNext = it != busy.end() && it->start == end;
+    if (joinsPrev && joinsNext) {
+      std::prev(it)->end = it->end;
+      busy.erase(it);
+    } else if (joinsPrev) {
+      std::prev(it)->end = end;
+    } else if (joinsNext) {
+      it->start = begin;
+    } else {
+      busy.insert(it, {begin, end});
+    }
+    return begin;
+  }
+
+private:
+  void append(double begin, double end) {
+    if (!busy.empty() && busy.back().end == begin)
+      busy.back().end = end;
+    else
+      busy.push_back({begin, end});
+  }
+  std::vector<Interval> busy;
+};
+
 double unionLength(std::vector<Interval> &intervals) {
   std::sort(intervals.begin(), intervals.end());
   double total = 0, curStart = 0, curEnd = -1;
@@ -488,15 +540,21 @@ Status StepSimulator::runTasks(SimResult &result) {
       finish[resultBase[t] + r] = finish[base + k];
     }
   };
-  // A send occupies the sender's outgoing and the receiver's incoming port.
+  // A send occupies the sender's outgoing port, in program order (the order
+  // the sender issues its sends), and the receiver's incoming port wherever
+  // it is free (ReceivePort). Without overlap both are the compute streams.
+  std::vector<ReceivePort> receivePorts(options.overlap ? cs.numClasses : 0);
   auto runSend = [&](TaskId t, const Task &task, const uint32_t *classes,
                      uint32_t base) {
     const uint32_t *receivers = cs.classes(task.target);
     uint32_t rbase = resultBase[t];
     for (auto [k, r] : *sendPairs[t]) {
       uint32_t from = classes[k], to = receivers[r];
-      double begin = std::max({ready[k], freeAt(from, Stream::SendOut),
-                               freeAt(to, Stream::RecvIn)});
+      double begin = std::max(ready[k], freeAt(from, Stream::SendOut));
+      if (options.overlap)
+        begin = receivePorts[to].reserve(begin, task.durationS);
+      else
+        begin = std::max(begin, freeAt(to, Stream::RecvIn));
       double end = begin + task.durationS;
       start[base + k] = std::max(start[base + k], begin);
       finish[base + k] = std::max(finish[base + k], end);

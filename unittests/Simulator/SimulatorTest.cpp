@@ -144,21 +144,31 @@ TEST(Simulator, SendsOccupyTheEndpointsOfTheirLink) {
   LabelId op = program.addLabel("op"), send = program.addLabel("send");
   TaskId x = program.addCompute(op, d0, 0, 0, 8, {});
   TaskId y = program.addCompute(op, d2, 0, 0, 8, {});
-  // Two sends out of device 0 serialize on its outgoing port...
+  // Two sends out of device 0 serialize on its outgoing port (in program
+  // order, the order device 0 issues them)...
   program.addSend(send, d0, d1, 1e-3, 8, {x});
   program.addSend(send, d0, d3, 1e-3, 8, {x});
-  // ...while 2 -> 3 uses other ports, but 3's incoming port is taken by
-  // 0 -> 3 after it.
+  // ...while 2 -> 3 uses other ports: device 3 takes it while 0 is still
+  // busy with 0 -> 1, although it comes after 0 -> 3 in program order (a
+  // receiver is not bound to the order of other devices' sends).
   program.addSend(send, d2, d3, 1e-3, 8, {y});
+  // 2 -> 1 does not fit before 0 -> 1 on 1's incoming port: it waits.
+  program.addSend(send, d2, d1, 0.5e-3, 8, {y});
   SimOptions options;
   options.recordTrace = true;
   SimResult result = run(program, options);
-  std::vector<double> receiveStart(4, -1);
+  std::vector<std::vector<double>> receiveStarts(4);
   for (const TraceEvent &event : result.trace)
     if (event.stream == Stream::RecvIn)
-      receiveStart[result.classes[event.deviceClass].devices[0]] = event.startS;
-  EXPECT_DOUBLE_EQ(receiveStart[1], 0);
-  EXPECT_DOUBLE_EQ(result.stepTimeS, 3e-3);
+      receiveStarts[result.classes[event.deviceClass].devices[0]].push_back(
+          event.startS);
+  EXPECT_EQ(receiveStarts[1], (std::vector<double>{0, 1e-3}));
+  EXPECT_EQ(receiveStarts[3], (std::vector<double>{1e-3, 0}));
+  EXPECT_DOUBLE_EQ(result.stepTimeS, 2e-3);
+  // Without overlap every transfer takes its endpoints' single streams in
+  // program order.
+  options.overlap = false;
+  EXPECT_DOUBLE_EQ(run(program, options).stepTimeS, 3.5e-3);
 }
 
 TEST(Simulator, MemoryOfAnUnsplitMlpStepMatchesHandCount) {

@@ -6,7 +6,10 @@
 //    is free); compute and communication are separate streams and overlap
 //    unless `overlap` is off;
 //  - a collective group starts when every member has reached it;
-//  - a send occupies the sender's outgoing and the receiver's incoming port.
+//  - a send occupies the sender's outgoing port (in program order) and the
+//    receiver's incoming port wherever it is free: a receiver takes its
+//    transfers as they come, not in the program order of other devices'
+//    sends (a pipeline stage posts its receives in its own order).
 // Because dependencies and stream predecessors always precede a task in
 // program order, the event times are computed in one pass in program order:
 // no event queue is needed and the result is the exact event-driven one.

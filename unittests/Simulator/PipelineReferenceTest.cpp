@@ -1,0 +1,231 @@
+//===- PipelineReferenceTest.cpp - 1F1B on unequal stages -----------------===//
+//
+// The simulated step of a real pipelined program (dist-gen's GPT through
+// dist-autodiff and dist-parallelize) against an independent reference: a
+// list schedule of each stage's own 1F1B order from the stage's forward and
+// backward times per microbatch and the point-to-point times, read off the
+// same program. The stages are unequal (the LM head makes the last one
+// heavy), so a stage that received in any order but its own would stall and
+// the two would disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "distir/CostModel/CostModel.h"
+#include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/InitAll.h"
+#include "distir/Models/Models.h"
+#include "distir/Simulator/Lowering.h"
+#include "distir/Simulator/Simulator.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <ostream>
+#include <string>
+
+using namespace mlir;
+using namespace distir;
+
+namespace {
+
+struct ReferenceCase {
+  int64_t layers, hidden, seq, vocab, batch, pp, microbatches;
+};
+
+void PrintTo(const ReferenceCase &c, std::ostream *os) {
+  *os << c.layers << "layers_hidden" << c.hidden << "_vocab" << c.vocab << "_pp"
+      << c.pp << "_mb" << c.microbatches;
+}
+
+/// Per stage: forward and backward seconds of one microbatch, the
+/// point-to-point seconds of what the stage sends forward and backward for
+/// one microbatch, and the once-per-step work before the first and after the
+/// last unit.
+struct StageTimes {
+  double forward = 0, backward = 0, sendForward = 0, sendBackward = 0;
+  double prologue = 0, epilogue = 0;
+};
+
+/// The reference: every stage runs its own 1F1B order (pp - s - 1 warm-up
+/// forwards, then alternating, then the remaining backwards); a unit starts
+/// when the stage is free and its input has arrived (the producer's finish
+/// plus the point-to-point time). Communication is a pure delay.
+double listSchedule1F1B(const std::vector<StageTimes> &stages, int64_t m) {
+  int64_t p = stages.size();
+  std::vector<std::vector<std::pair<bool, int64_t>>> order(p);
+  for (int64_t s = 0; s < p; ++s) {
+    int64_t warmup = std::min(p - s - 1, m), f = 0, b = 0;
+    for (; f < warmup; ++f)
+      order[s].push_back({false, f});
+    for (; f < m; ++f, ++b) {
+      order[s].push_back({false, f});
+      order[s].push_back({true, b});
+    }
+    for (; b < m; ++b)
+      order[s].push_back({true, b});
+  }
+  const double kNotYet = -1;
+  std::vector<std::vector<double>> doneF(p, std::vector<double>(m, kNotYet)),
+      doneB = doneF;
+  std::vector<double> free(p);
+  std::vector<size_t> next(p, 0);
+  for (int64_t s = 0; s < p; ++s)
+    free[s] = stages[s].prologue;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (int64_t s = 0; s < p; ++s) {
+      for (; next[s] < order[s].size(); ++next[s], progress = true) {
+        auto [backward, j] = order[s][next[s]];
+        double arrival = 0;
+        if (!backward && s > 0) {
+          if (doneF[s - 1][j] == kNotYet)
+            break;
+          arrival = doneF[s - 1][j] + stages[s - 1].sendForward;
+        } else if (backward && s + 1 < p) {
+          if (doneB[s + 1][j] == kNotYet)
+            break;
+          arrival = doneB[s + 1][j] + stages[s + 1].sendBackward;
+        }
+        free[s] = std::max(free[s], arrival) +
+                  (backward ? stages[s].backward : stages[s].forward);
+        (backward ? doneB : doneF)[s][j] = free[s];
+      }
+    }
+  }
+  double step = 0;
+  for (int64_t s = 0; s < p; ++s) {
+    EXPECT_EQ(next[s], order[s].size()) << "stage " << s << " is stuck";
+    step = std::max(step, free[s] + stages[s].epilogue);
+  }
+  return step;
+}
+
+class PipelineReferenceTest : public ::testing::TestWithParam<ReferenceCase> {
+protected:
+  PipelineReferenceTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    registerAllPasses();
+    context = std::make_unique<MLIRContext>(registry);
+    context->loadAllAvailableDialects();
+  }
+
+  /// The pipelined training step of the case's GPT (tp = dp = 1).
+  func::FuncOp buildStep(const ReferenceCase &c) {
+    module = ModuleOp::create(UnknownLoc::get(context.get()));
+    models::GptConfig config;
+    config.layers = c.layers;
+    config.hidden = c.hidden;
+    config.heads = c.hidden / 64;
+    config.seq = c.seq;
+    config.vocab = c.vocab;
+    config.batch = c.batch;
+    config.dtype = "f16";
+    FailureOr<func::FuncOp> func = models::buildGpt(*module, config);
+    EXPECT_TRUE(succeeded(func));
+    auto pm = PassManager::on<ModuleOp>(context.get());
+    std::string pipeline =
+        "dist-autodiff{optimizer=adam},dist-parallelize{pp=" +
+        std::to_string(c.pp) +
+        " microbatches=" + std::to_string(c.microbatches) + "}";
+    EXPECT_TRUE(succeeded(parsePassPipeline(pipeline, pm)));
+    EXPECT_TRUE(succeeded(pm.run(*module)));
+    // The passes rebuild the function.
+    return *module->getOps<func::FuncOp>().begin();
+  }
+
+  std::unique_ptr<MLIRContext> context;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// The stage times read off the program: the duration the simulator gives
+/// each op, summed per stage and unit kind.
+std::vector<StageTimes> measureStages(func::FuncOp func,
+                                      const cost::CostModel &model, int64_t pp,
+                                      int64_t m) {
+  std::vector<StageTimes> stages(pp);
+  bool afterUnits = false;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    auto stage =
+        op.getAttrOfType<IntegerAttr>(dist::DistDialect::kStageAttrName);
+    std::optional<double> seconds = sim::estimateOpTime(&op, model);
+    if (!stage || !seconds)
+      continue;
+    StageTimes &times = stages[stage.getInt()];
+    auto microbatch =
+        op.getAttrOfType<IntegerAttr>(dist::DistDialect::kMicrobatchAttrName);
+    if (!microbatch) {
+      (afterUnits ? times.epilogue : times.prologue) += *seconds;
+      continue;
+    }
+    afterUnits = true;
+    bool backward = dist::getPhase(&op) != dist::Phase::Forward;
+    if (isa<dist::SendOp>(op))
+      (backward ? times.sendBackward : times.sendForward) += *seconds;
+    else
+      (backward ? times.backward : times.forward) += *seconds;
+  }
+  // Per microbatch: the mean (microbatch 0 starts the gradient sums that the
+  // others add to).
+  for (StageTimes &times : stages)
+    for (double *t : {&times.forward, &times.backward, &times.sendForward,
+                      &times.sendBackward})
+      *t /= double(m);
+  return stages;
+}
+
+TEST_P(PipelineReferenceTest, SimulatedStepMatchesTheListSchedule) {
+  const ReferenceCase &c = GetParam();
+  func::FuncOp func = buildStep(c);
+  StatusOr<topology::Cluster> cluster = topology::parseClusterSpec("dgx-a100");
+  ASSERT_TRUE(cluster.ok());
+  cost::CostModel model(*cluster);
+  sim::Program program;
+  ASSERT_TRUE(succeeded(sim::lowerToProgram(func, model, program)));
+  StatusOr<sim::SimResult> result = sim::simulate(program, sim::SimOptions());
+  ASSERT_TRUE(result.ok()) << result.message();
+
+  std::vector<StageTimes> stages =
+      measureStages(func, model, c.pp, c.microbatches);
+  double slowest = 0, fastest = 1e30;
+  for (const StageTimes &s : stages) {
+    slowest = std::max(slowest, s.forward + s.backward);
+    fastest = std::min(fastest, s.forward + s.backward);
+  }
+  ASSERT_GT(slowest, 1.3 * fastest) << "the stages should be unequal";
+  double reference = listSchedule1F1B(stages, c.microbatches);
+  // The measured units are what each stage computes (tp = dp = 1: stage s
+  // is device s).
+  for (int64_t s = 0; s < c.pp; ++s) {
+    const StageTimes &t = stages[s];
+    double busy = t.prologue + t.epilogue +
+                  double(c.microbatches) * (t.forward + t.backward);
+    EXPECT_NEAR(result->classes[result->classOfDevice[s]].computeS, busy,
+                1e-3 * busy);
+  }
+  EXPECT_NEAR(result->stepTimeS, reference, 0.02 * reference)
+      << "simulated " << result->stepTimeS * 1e3 << " ms, reference "
+      << reference * 1e3 << " ms";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    UnequalStages, PipelineReferenceTest,
+    ::testing::Values(
+        // One layer per stage: the LM head makes the last stage heavy.
+        ReferenceCase{4, 1024, 1024, 51200, 16, 4, 16},
+        ReferenceCase{4, 1024, 1024, 51200, 16, 4, 4},
+        ReferenceCase{8, 1024, 1024, 51200, 64, 4, 32},
+        // Six layers on three stages: the cut leaves unequal stages.
+        ReferenceCase{6, 512, 512, 51200, 32, 3, 16}),
+    [](const ::testing::TestParamInfo<ReferenceCase> &info) {
+      const ReferenceCase &c = info.param;
+      return std::to_string(c.layers) + "layers_hidden" +
+             std::to_string(c.hidden) + "_pp" + std::to_string(c.pp) + "_mb" +
+             std::to_string(c.microbatches);
+    });
+
+} // namespace
