@@ -208,14 +208,30 @@ struct StageDurations {
   std::vector<double> forward, backward;
 };
 
+/// When each stage's units of each microbatch end (-1: not yet).
+struct UnitEnds {
+  UnitEnds(int p, int m)
+      : p(p), forward(p, std::vector<double>(m, -1)), backward(forward) {}
+  /// When the result a unit reads ends on its neighbour stage: 0 when it
+  /// reads none, -1 when it has not ended yet.
+  double inputOf(int s, bool isBackward, int j) const {
+    if (!isBackward && s > 0)
+      return forward[s - 1][j];
+    if (isBackward && s + 1 < p)
+      return backward[s + 1][j];
+    return 0;
+  }
+  int p;
+  std::vector<std::vector<double>> forward, backward;
+};
+
 /// The reference step: each stage runs its own order (stageOrder); a unit
 /// starts when the stage is free and its input has arrived, `sendS` after
 /// the producing unit ends.
 double listSchedule(const PipelineSpec &spec, const StageDurations &d,
                     double sendS) {
   int p = spec.stages, m = spec.microbatches;
-  std::vector<std::vector<double>> doneF(p, std::vector<double>(m, -1)),
-      doneB = doneF;
+  UnitEnds ends(p, m);
   std::vector<double> free(p, 0);
   std::vector<size_t> next(p, 0);
   for (bool progress = true; progress;) {
@@ -224,17 +240,13 @@ double listSchedule(const PipelineSpec &spec, const StageDurations &d,
       std::vector<std::pair<bool, int>> order = stageOrder(spec, s);
       for (; next[s] < order.size(); ++next[s], progress = true) {
         auto [backward, j] = order[next[s]];
-        double input = 0;
-        if (!backward && s > 0)
-          input = doneF[s - 1][j];
-        else if (backward && s + 1 < p)
-          input = doneB[s + 1][j];
+        double input = ends.inputOf(s, backward, j);
         if (input < 0)
           break;
         double arrival = (backward ? s + 1 < p : s > 0) ? input + sendS : 0;
         free[s] = std::max(free[s], arrival) +
                   (backward ? d.backward[s] : d.forward[s]);
-        (backward ? doneB : doneF)[s][j] = free[s];
+        (backward ? ends.backward : ends.forward)[s][j] = free[s];
       }
     }
   }
@@ -258,8 +270,7 @@ Program buildMergedPipeline(const PipelineSpec &spec,
           sendLabel = program.addLabel("send");
   std::vector<std::vector<TaskId>> f(p, std::vector<TaskId>(m, kNoId)),
       b = f, sentF = f, sentB = f;
-  std::vector<std::vector<double>> doneF(p, std::vector<double>(m, -1)),
-      doneB = doneF;
+  UnitEnds ends(p, m);
   std::vector<double> free(p, 0);
   std::vector<size_t> next(p, 0);
   for (int emitted = 0; emitted < 2 * p * m; ++emitted) {
@@ -270,11 +281,7 @@ Program buildMergedPipeline(const PipelineSpec &spec,
       if (next[s] == order.size())
         continue;
       auto [backward, j] = order[next[s]];
-      double input = 0;
-      if (!backward && s > 0)
-        input = doneF[s - 1][j];
-      else if (backward && s + 1 < p)
-        input = doneB[s + 1][j];
+      double input = ends.inputOf(s, backward, j);
       double start = std::max(free[s], input);
       if (input >= 0 && (best < 0 || start < bestStart)) {
         best = s;
@@ -300,7 +307,7 @@ Program buildMergedPipeline(const PipelineSpec &spec,
     (backward ? b : f)[s][j] = unit;
     free[s] =
         bestStart + (backward ? estimate.backward[s] : estimate.forward[s]);
-    (backward ? doneB : doneF)[s][j] = free[s];
+    (backward ? ends.backward : ends.forward)[s][j] = free[s];
     int to = backward ? s - 1 : s + 1;
     if (to >= 0 && to < p)
       (backward ? sentB : sentF)[s][j] =
