@@ -15,6 +15,8 @@ std::string_view streamName(Stream stream) {
     return "send";
   case Stream::RecvIn:
     return "receive";
+  case Stream::Gradient:
+    return "gradient reduce";
   }
   return "?";
 }

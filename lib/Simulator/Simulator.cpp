@@ -518,15 +518,14 @@ Status StepSimulator::runTasks(SimResult &result) {
       double begin = 0;
       for (uint32_t i = 0; i < compSize; ++i) {
         uint32_t k = compSlots[i];
-        begin =
-            std::max({begin, ready[k], freeAt(classes[k], Stream::Collective)});
+        begin = std::max({begin, ready[k], freeAt(classes[k], task.stream)});
       }
       double end = begin + task.durationS;
       for (uint32_t i = 0; i < compSize; ++i) {
         uint32_t k = compSlots[i];
         start[base + k] = begin;
         finish[base + k] = end;
-        occupy(classes[k], Stream::Collective, begin, end);
+        occupy(classes[k], task.stream, begin, end);
         commBusy[classes[k]] += task.durationS;
         releaseDeps(task, k, end);
       }
@@ -685,7 +684,7 @@ void StepSimulator::recordTrace(SimResult &result) const {
     if (task.durationS <= 0)
       continue;
     Stream stream = task.kind == TaskKind::Compute      ? Stream::Compute
-                    : task.kind == TaskKind::Collective ? Stream::Collective
+                    : task.kind == TaskKind::Collective ? task.stream
                                                         : Stream::SendOut;
     const uint32_t *classes = cs.classes(task.devices);
     for (uint32_t k = 0, e = cs.numSlots(task.devices); k < e; ++k)

@@ -3,6 +3,8 @@
 #include "distir/Topology/Cluster.h"
 #include "distir/Topology/JsonSupport.h"
 
+#include "distir/Support/PresetSpec.h"
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -354,18 +356,10 @@ StatusOr<Cluster> parseClusterSpec(std::string_view spec) {
   if (endsWith(".json") || fileExists(specText))
     return loadClusterFile(specText);
 
-  std::string_view name = spec.substr(0, spec.find(':'));
-  std::string_view options =
-      name.size() < spec.size() ? spec.substr(name.size() + 1) : "";
+  PresetSpec parts = splitPresetSpec(spec);
+  std::string_view name = parts.name;
   int64_t nodes = 1;
-  while (!options.empty()) {
-    std::string_view option = options.substr(0, options.find(','));
-    options =
-        option.size() < options.size() ? options.substr(option.size() + 1) : "";
-    size_t equals = option.find('=');
-    std::string_view key = option.substr(0, equals);
-    std::string_view value =
-        equals == std::string_view::npos ? "" : option.substr(equals + 1);
+  for (auto [key, value] : parts.options) {
     if (key != "nodes")
       return Status::error("cluster spec '" + specText + "': unknown option '" +
                            std::string(key) + "' (expected nodes=N)");

@@ -8,7 +8,7 @@
 // RUN: %python %S/Inputs/check_trace.py %t.t1.json | FileCheck %s
 // CHECK: valid trace
 // CHECK-SAME: processes=devices 0-7,devices 8-15
-// CHECK-SAME: threads=collective,compute,receive,send
+// CHECK-SAME: threads=collective,compute,gradient reduce,receive,send
 
 !a = tensor<1024x1024xf16, #dist.devices<[0:8]>>
 !b = tensor<1024x1024xf16, #dist.devices<[8:16]>>

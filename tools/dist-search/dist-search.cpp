@@ -36,6 +36,11 @@ static cl::opt<std::string>
                 cl::desc("Cluster: dgx-a100[:nodes=N], dgx-h100[:nodes=N] or a "
                          "JSON cluster file"),
                 cl::cat(searchCategory));
+static cl::opt<std::string> frameworkSpec(
+    "framework", cl::init("megatron-core"),
+    cl::desc("What runs the configurations (dist-sim --framework): "
+             "megatron-sc21[:ddp=torch|local], megatron-2022, megatron-core"),
+    cl::cat(searchCategory));
 static cl::list<int64_t>
     deviceCounts("devices", cl::CommaSeparated,
                  cl::desc("Device counts to search (default: the cluster's)"),
@@ -135,6 +140,7 @@ int main(int argc, char **argv) {
   SearchCommand command;
   command.modelSpecs.assign(modelSpecs.begin(), modelSpecs.end());
   command.clusterSpec = clusterSpec;
+  command.frameworkSpec = frameworkSpec;
   command.deviceCounts.assign(deviceCounts.begin(), deviceCounts.end());
   command.globalBatches.assign(globalBatches.begin(), globalBatches.end());
   command.microbatches.assign(microbatches.begin(), microbatches.end());

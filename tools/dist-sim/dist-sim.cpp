@@ -2,6 +2,7 @@
 //
 //   dist-sim prog.mlir --cluster dgx-a100:nodes=4 [--report r.json]
 //            [--trace t.json] [--profile p.json] [--no-overlap]
+//            [--framework megatron-sc21[:ddp=local]]
 //
 // Prints a summary of one simulated step. Exits 1 on bad input and when the
 // program does not fit in device memory (after writing the report, which
@@ -25,6 +26,11 @@ static cl::opt<std::string>
     clusterSpec("cluster", cl::Required, cl::cat(simCategory),
                 cl::desc("Cluster: dgx-a100[:nodes=N], dgx-h100[:nodes=N] or "
                          "a JSON cluster file"));
+static cl::opt<std::string> frameworkSpec(
+    "framework", cl::init("megatron-core"), cl::cat(simCategory),
+    cl::desc("What runs the program, for what overlaps and what is fused: "
+             "megatron-sc21[:ddp=torch|local], megatron-2022, megatron-core "
+             "(default), each with [:tp-overlap=BOOL,fuse=BOOL]"));
 static cl::opt<std::string> reportFile("report", cl::cat(simCategory),
                                        cl::desc("Write the JSON report here"));
 static cl::opt<std::string>
@@ -36,7 +42,8 @@ static cl::opt<std::string>
                          "cost formulas"));
 static cl::opt<bool>
     noOverlap("no-overlap", cl::cat(simCategory),
-              cl::desc("Run communication on the compute stream (no overlap)"));
+              cl::desc("Run communication on the compute stream (no overlap), "
+                       "whatever the framework"));
 static cl::opt<std::string> entry("entry", cl::cat(simCategory),
                                   cl::desc("Function to simulate (default: "
                                            "main, or the only function)"));
@@ -64,6 +71,7 @@ int main(int argc, char **argv) {
   distir::sim::DriverOptions options;
   options.inputFile = inputFile;
   options.clusterSpec = clusterSpec;
+  options.frameworkSpec = frameworkSpec;
   options.profileFile = profileFile;
   options.entry = entry;
   options.reportFile = reportFile;

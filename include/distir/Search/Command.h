@@ -21,6 +21,8 @@ namespace search {
 struct SearchCommand {
   std::vector<std::string> modelSpecs;
   std::string clusterSpec;
+  /// dist-sim's --framework (megatron-core when not given).
+  std::string frameworkSpec = "megatron-core";
   std::vector<int64_t> deviceCounts, globalBatches, microbatches;
   int64_t maxMicrobatches = 1024;
   std::vector<std::string> schedules, recomputeModes;

@@ -39,6 +39,7 @@
 #include "distir/Dialect/Dist/Transforms/Pipeline.h"
 #include "distir/Search/Report.h"
 #include "distir/Search/Space.h"
+#include "distir/Simulator/Framework.h"
 #include "distir/Simulator/Program.h"
 #include "distir/Support/Status.h"
 
@@ -117,12 +118,13 @@ struct PipelineTemplate {
 
 /// Reads the template off `func`, a training step dist-parallelize built
 /// with `numStages` stages and `numMicrobatches` microbatches of
-/// `microbatchSize` samples per replica.
+/// `microbatchSize` samples per replica, timed as `framework` runs it.
 /// Fails with an error diagnostic on `func`.
 mlir::FailureOr<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(mlir::func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
-                        int64_t microbatchSize);
+                        int64_t microbatchSize,
+                        const sim::Framework &framework = sim::Framework());
 
 /// Composes the program of `microbatches` microbatches ordered by `schedule`
 /// (`model`: the cost model the template was lowered with, for the slices).

@@ -24,6 +24,7 @@
 #include "distir/Models/Models.h"
 #include "distir/Search/Report.h"
 #include "distir/Search/Space.h"
+#include "distir/Simulator/Framework.h"
 #include "distir/Support/Status.h"
 #include "distir/Topology/Cluster.h"
 
@@ -65,6 +66,9 @@ struct SearchOptions {
   topology::Cluster cluster;
   /// As given (for the reproduction commands).
   std::string clusterSpec;
+  /// What runs the configurations (dist-sim --framework) and its spec.
+  sim::Framework framework;
+  std::string frameworkSpec = "megatron-core";
   /// dist-autodiff's optimizer: sgd or adam.
   ::mlir::dist::Optimizer optimizer = ::mlir::dist::Optimizer::Adam;
   /// A configuration fits when its peak is at most this fraction of the

@@ -21,13 +21,17 @@ struct DriverOptions {
   std::string inputFile = "-";
   /// dgx-a100[:nodes=N], dgx-h100[:nodes=N] or a JSON cluster file.
   std::string clusterSpec;
+  /// What runs the program: megatron-sc21[:ddp=local], megatron-2022,
+  /// megatron-core (Framework.h).
+  std::string frameworkSpec = "megatron-core";
   /// Measured op times (JSON) overriding the cost formulas; empty: none.
   std::string profileFile;
   /// Function to simulate; empty: main, or the only function.
   std::string entry;
   /// Where to write the JSON report and the Chrome trace; empty: nowhere.
   std::string reportFile, traceFile;
-  /// Communication on its own streams.
+  /// Communication on its own streams as the framework runs it; false puts
+  /// everything on the compute stream, whatever the framework.
   bool overlap = true;
   /// Op kinds in the summary.
   unsigned topOps = 10;

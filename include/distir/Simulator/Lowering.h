@@ -12,6 +12,7 @@
 #define DISTIR_SIMULATOR_LOWERING_H
 
 #include "distir/CostModel/CostModel.h"
+#include "distir/Simulator/Framework.h"
 #include "distir/Simulator/Program.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,11 +30,14 @@ struct LoweringResult {
   std::vector<std::pair<mlir::Operation *, TaskId>> opTasks;
 };
 
-/// Lowers `func` into `program`. Emits an error diagnostic at the offending
-/// op (unsupported op, device id beyond the cluster) and fails.
-mlir::FailureOr<LoweringResult> lowerToProgram(mlir::func::FuncOp func,
-                                               const cost::CostModel &model,
-                                               Program &program);
+/// Lowers `func` into `program`, timed as `framework` runs it (which
+/// collectives block the device or have their own stream, when gradient
+/// reductions run, which element-wise kernels are fused). Emits an error
+/// diagnostic at the offending op (unsupported op, device id beyond the
+/// cluster) and fails.
+mlir::FailureOr<LoweringResult>
+lowerToProgram(mlir::func::FuncOp func, const cost::CostModel &model,
+               Program &program, const Framework &framework = Framework());
 
 /// Estimated seconds of one op on the model's cluster (the duration its task
 /// gets), or std::nullopt for ops the simulator does not model.

@@ -43,18 +43,24 @@ enum class TaskKind : uint8_t {
 };
 
 /// The streams of one device. With overlap disabled everything runs on
-/// Compute.
+/// Compute. Collectives run on Collective unless the framework (Framework.h)
+/// puts them elsewhere: on Compute when they block the device, on Gradient
+/// for data-parallel gradient reductions that have their own communicator
+/// (and so their own stream) beside the tensor-parallel one.
 enum class Stream : uint8_t {
   Compute = 0,
   Collective = 1,
   SendOut = 2,
-  RecvIn = 3
+  RecvIn = 3,
+  Gradient = 4,
 };
-inline constexpr int kNumStreams = 4;
+inline constexpr int kNumStreams = 5;
 std::string_view streamName(Stream stream);
 
 struct Task {
   TaskKind kind = TaskKind::Compute;
+  /// Collective only: the stream it occupies on each member.
+  Stream stream = Stream::Collective;
   LabelId label = kNoId;
   /// Where the task runs; for a send, the senders.
   DeviceSetId devices = kNoId;
@@ -100,6 +106,8 @@ public:
                  double durationS, int64_t bytes,
                  const std::vector<TaskId> &deps);
   void markLiveOut(TaskId task) { tasks[task].liveOut = true; }
+  /// Moves a collective to another stream (Compute: it blocks the device).
+  void setStream(TaskId task, Stream stream) { tasks[task].stream = stream; }
   /// Bytes held on every device of `set` for the whole step (parameters,
   /// gradients, optimizer state).
   void addResident(DeviceSetId set, int64_t bytesPerDevice);

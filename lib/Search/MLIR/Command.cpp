@@ -101,6 +101,12 @@ bool readOptions(const SearchCommand &command, SearchOptions &options) {
     return !fail(cluster.message());
   options.cluster = *cluster;
   options.clusterSpec = command.clusterSpec;
+  StatusOr<sim::Framework> framework =
+      sim::parseFrameworkSpec(command.frameworkSpec);
+  if (!framework)
+    return !fail(framework.message());
+  options.framework = *framework;
+  options.frameworkSpec = command.frameworkSpec;
   if (!readSpace(command, *cluster, options.space))
     return false;
   if (!(command.maxMemoryFraction > 0 && command.maxMemoryFraction <= 1))

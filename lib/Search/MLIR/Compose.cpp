@@ -201,8 +201,13 @@ void TemplateExtractor::measureLayers() {
     bool once = t.role != TaskRole::Unit;
     if (!perMicrobatch && !once)
       continue;
-    bool compute = t.task.kind == sim::TaskKind::Compute;
-    bool collective = t.task.kind == sim::TaskKind::Collective;
+    // A collective the framework runs on the compute stream blocks it; one
+    // on the gradient stream is in neither sum (the bound takes the busiest
+    // of the two streams it sums).
+    bool isCollective = t.task.kind == sim::TaskKind::Collective;
+    bool compute = t.task.kind == sim::TaskKind::Compute ||
+                   (isCollective && t.task.stream == sim::Stream::Compute);
+    bool collective = isCollective && t.task.stream == sim::Stream::Collective;
     if (perMicrobatch && compute)
       stage.unitCompute[layer] += t.task.durationS;
     else if (perMicrobatch && collective)
@@ -271,13 +276,14 @@ void TemplateExtractor::measureResidents(func::FuncOp func) {
 FailureOr<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
-                        int64_t microbatchSize) {
+                        int64_t microbatchSize,
+                        const sim::Framework &framework) {
   auto stage = std::make_shared<PipelineTemplate>();
   stage->numStages = numStages;
   stage->numMicrobatches = numMicrobatches;
   stage->microbatchSize = microbatchSize;
   FailureOr<sim::LoweringResult> lowered =
-      sim::lowerToProgram(func, model, stage->program);
+      sim::lowerToProgram(func, model, stage->program, framework);
   if (failed(lowered))
     return failure(); // the diagnostic says why
   TemplateExtractor extractor(*stage, *lowered);
@@ -478,6 +484,7 @@ sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
                                     grouping(task.grouping), task.durationS,
                                     task.commBytes, task.resultBytes, taskDeps,
                                     set(task.target));
+    program.setStream(emitted, task.stream);
     break;
   case sim::TaskKind::Send:
     emitted =

@@ -119,6 +119,9 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
           : source.getForwardCommand(config.globalBatch) + " | dist-opt";
   return forward + renderCommandLine(getCommandSteps(config, options)) +
          " | dist-sim --cluster " + options.clusterSpec +
+         (options.frameworkSpec == "megatron-core"
+              ? ""
+              : " --framework " + options.frameworkSpec) +
          " --samples-per-step " + std::to_string(config.globalBatch);
 }
 

@@ -399,7 +399,8 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   DISTIR_RETURN_IF_ERROR(runPasses(*module, {getParallelizeStep(config)}));
   FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
       extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
-                              numMicrobatches, microbatchSize);
+                              numMicrobatches, microbatchSize,
+                              options.framework);
   if (failed(stage))
     return Status::error(errors.take());
   return *stage;

@@ -153,6 +153,9 @@ int runDriver(const DriverOptions &options) {
   StatusOr<cost::CostModel> model = loadCostModel(options);
   if (!model)
     return fail(model.message());
+  StatusOr<Framework> framework = parseFrameworkSpec(options.frameworkSpec);
+  if (!framework)
+    return fail(framework.message());
 
   // Only what a placed program contains: dist ops inside func.func.
   DialectRegistry registry;
@@ -177,7 +180,7 @@ int runDriver(const DriverOptions &options) {
 
   Program program;
   auto started = std::chrono::steady_clock::now();
-  if (failed(lowerToProgram(func, *model, program)))
+  if (failed(lowerToProgram(func, *model, program, *framework)))
     return 1; // the diagnostic says why
   auto loweredAt = std::chrono::steady_clock::now();
   StatusOr<SimResult> result = simulateRepeatedly(options, program);

@@ -2,6 +2,8 @@
 
 #include "distir/Simulator/Lowering.h"
 
+#include "FrameworkTiming.h"
+
 #include "distir/Dialect/Dist/IR/Dist.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -104,10 +106,34 @@ cost::OpWork workOf(dist::CostOpInterface op, const cost::CostModel &model) {
   return work;
 }
 
+/// The work of a fused kernel: its members' FLOPs and the bytes they move
+/// outside the kernel (a member's result read by another member is neither
+/// written nor read; the last member writes the kernel's result), with the
+/// host's kind and element type.
+cost::OpWork fusedWorkOf(Operation *host, ArrayRef<Operation *> members,
+                         const cost::CostModel &model) {
+  cost::OpWork work = workOf(cast<dist::CostOpInterface>(host), model);
+  work.flops = 0;
+  work.bytesRead = 0;
+  for (Operation *member : members) {
+    auto compute = cast<dist::CostOpInterface>(member);
+    work.flops += compute.getFlops();
+    work.bytesRead += compute.getBytesRead();
+    for (Value operand : member->getOperands())
+      if (llvm::is_contained(members, operand.getDefiningOp()))
+        work.bytesRead -= dist::detail::getTensorBytes(operand.getType());
+  }
+  work.bytesWritten =
+      cast<dist::CostOpInterface>(members.back()).getBytesWritten();
+  work.bytesRead = std::max<int64_t>(work.bytesRead, 0);
+  return work;
+}
+
 class Lowerer {
 public:
-  Lowerer(const cost::CostModel &model, Program &program)
-      : model(model), program(program),
+  Lowerer(const cost::CostModel &model, Program &program,
+          const Framework &framework)
+      : model(model), program(program), framework(framework),
         clusterDevices(model.getCluster().numDevices()) {}
 
   FailureOr<LoweringResult> run(func::FuncOp func);
@@ -126,8 +152,20 @@ private:
     return it->second;
   }
 
+  /// Seconds of a compute op: its own work, its fused kernel's for a
+  /// kernel's host, nothing for the kernel's other members.
+  double computeDuration(Operation *op, const cost::OpWork &work) const {
+    llvm::SmallVector<Operation *, 3> kernel = getFusedKernel(op, framework);
+    if (kernel.empty())
+      return model.computeTime(work);
+    if (getKernelHost(kernel) != op)
+      return 0;
+    return model.computeTime(fusedWorkOf(op, kernel, model));
+  }
+
   const cost::CostModel &model;
   Program &program;
+  const Framework &framework;
   int64_t clusterDevices;
   LoweringResult result;
   llvm::DenseMap<Attribute, DeviceSetId> sets;
@@ -212,6 +250,7 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
                                  cost::CostModel::bytesSentPerDevice(
                                      *kind, payload, groups.getGroupSize()),
                                  resultBytes, deps, *resultSet);
+    program.setStream(task, getCollectiveStream(op, framework));
   } else if (auto compute = dyn_cast<dist::CostOpInterface>(op)) {
     Value placed = op->getNumResults()    ? op->getResult(0)
                    : op->getNumOperands() ? op->getOperand(0)
@@ -221,7 +260,7 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
     if (failed(devices))
       return failure();
     cost::OpWork work = workOf(compute, model);
-    task = program.addCompute(labelOf(op), *devices, model.computeTime(work),
+    task = program.addCompute(labelOf(op), *devices, computeDuration(op, work),
                               work.flops, resultBytes, deps);
   } else {
     return op->emitError() << "'" << op->getName()
@@ -244,17 +283,22 @@ FailureOr<LoweringResult> Lowerer::run(func::FuncOp func) {
   Block &body = func.getBody().front();
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "cannot simulate a function with control flow";
-  for (Operation &op : body) {
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (Value value : ret.getOperands())
-        if (Operation *producer = value.getDefiningOp())
-          if (auto it = taskOf.find(producer); it != taskOf.end())
-            program.markLiveOut(it->second);
-      continue;
-    }
-    if (failed(lowerOp(&op)))
-      return failure();
-  }
+  auto lower = [&](Operation *op) -> LogicalResult {
+    auto ret = dyn_cast<func::ReturnOp>(op);
+    if (!ret)
+      return lowerOp(op);
+    for (Value value : ret.getOperands())
+      if (Operation *producer = value.getDefiningOp())
+        if (auto it = taskOf.find(producer); it != taskOf.end())
+          program.markLiveOut(it->second);
+    return success();
+  };
+  auto positionOf = [&](Operation *op) -> size_t {
+    auto it = taskOf.find(op);
+    return it == taskOf.end() ? 0 : it->second;
+  };
+  if (failed(forEachInIssueOrder(body, framework, positionOf, lower)))
+    return failure();
   return std::move(result);
 }
 
@@ -262,8 +306,9 @@ FailureOr<LoweringResult> Lowerer::run(func::FuncOp func) {
 
 FailureOr<LoweringResult> lowerToProgram(func::FuncOp func,
                                          const cost::CostModel &model,
-                                         Program &program) {
-  return Lowerer(model, program).run(func);
+                                         Program &program,
+                                         const Framework &framework) {
+  return Lowerer(model, program, framework).run(func);
 }
 
 std::optional<double> estimateOpTime(Operation *op,
