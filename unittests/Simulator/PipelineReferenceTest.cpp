@@ -184,8 +184,13 @@ TEST_P(PipelineReferenceTest, SimulatedStepMatchesTheListSchedule) {
   StatusOr<topology::Cluster> cluster = topology::parseClusterSpec("dgx-a100");
   ASSERT_TRUE(cluster.ok());
   cost::CostModel model(*cluster);
+  // The reference sums each op's own duration (estimateOpTime): no fused
+  // kernels.
+  StatusOr<sim::Framework> unfused =
+      sim::parseFrameworkSpec("megatron-core:fuse=false");
+  ASSERT_TRUE(unfused.ok()) << unfused.message();
   sim::Program program;
-  ASSERT_TRUE(succeeded(sim::lowerToProgram(func, model, program)));
+  ASSERT_TRUE(succeeded(sim::lowerToProgram(func, model, program, *unfused)));
   StatusOr<sim::SimResult> result = sim::simulate(program, sim::SimOptions());
   ASSERT_TRUE(result.ok()) << result.message();
 
