@@ -8,7 +8,8 @@ class DialectRegistry;
 
 namespace distir {
 /// The dist and func dialects and their interface extensions (inlining,
-/// gradients); not execution (see registerExecutionInterfaceExternalModels).
+/// gradients, the cost model's op timer); not execution (see
+/// registerExecutionInterfaceExternalModels).
 void registerAllDialects(mlir::DialectRegistry &registry);
 /// distir's passes plus canonicalize, cse, inline and symbol-dce.
 void registerAllPasses();

@@ -4,6 +4,7 @@
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Dialect/Dist/Transforms/GradientInterfaceImpl.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
+#include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Passes.h"
 
 #include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
@@ -18,6 +19,9 @@ void distir::registerAllDialects(mlir::DialectRegistry &registry) {
   // dialect, gradients from beside autodiff. Execution is not registered
   // here (dist-opt does not link the kernels).
   mlir::dist::registerGradientInterfaceExternalModels(registry);
+  // Op times for the transforms that decide by time (the stage cut), from
+  // the simulator's cost model.
+  distir::sim::registerCostEstimatorInterface(registry);
 }
 
 void distir::registerAllPasses() {

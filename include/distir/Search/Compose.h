@@ -27,8 +27,9 @@
 // With m = 1 or 2 the template is the whole program and composition replays
 // it unchanged. The result is the program dist-opt | dist-sim simulates for
 // the configuration, task for task (tests compare the two), provided the
-// FLOP-balanced stage cut at the template's batch equals the one at the
-// global batch; the caller checks that and builds in full otherwise.
+// template's stage cut is the configuration's: the cut balances time per
+// microbatch without the once-per-step work, so it is; the caller still
+// checks and builds in full otherwise.
 //
 //===----------------------------------------------------------------------===//
 

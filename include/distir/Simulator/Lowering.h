@@ -12,12 +12,14 @@
 #define DISTIR_SIMULATOR_LOWERING_H
 
 #include "distir/CostModel/CostModel.h"
+#include "distir/Dialect/Dist/IR/CostEstimator.h"
 #include "distir/Simulator/Framework.h"
 #include "distir/Simulator/Program.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <memory>
 #include <optional>
 
 namespace distir {
@@ -43,6 +45,14 @@ lowerToProgram(mlir::func::FuncOp func, const cost::CostModel &model,
 /// gets), or std::nullopt for ops the simulator does not model.
 std::optional<double> estimateOpTime(mlir::Operation *op,
                                      const cost::CostModel &model);
+
+/// estimateOpTime on `model` as the dialect's op timer.
+mlir::dist::OpTimer makeOpTimer(std::shared_ptr<const cost::CostModel> model);
+
+/// Gives the `dist` dialect its CostEstimatorDialectInterface (op times from
+/// this cost model for the transforms that decide by time, e.g. the
+/// pipeline's stage cut). distir::registerAllDialects calls it.
+void registerCostEstimatorInterface(mlir::DialectRegistry &registry);
 
 /// The function to simulate: `name` if given, else `main`, else the only
 /// function with a body. Emits an error on the module and returns null.

@@ -107,7 +107,7 @@ std::vector<PassStep> getCommandSteps(const Configuration &config,
   std::vector<PassStep> steps = {getAutodiffStep(options)};
   if (config.recompute != Recompute::None)
     steps.push_back(getRecomputeStep(config.recompute));
-  steps.push_back(getParallelizeStep(config));
+  steps.push_back(getParallelizeStep(config, options.clusterSpec));
   return steps;
 }
 
@@ -130,8 +130,10 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
 /// the recompute mode.
 using TemplateKey =
     std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int>;
-/// A stage cut: model, global batch, pp, recompute mode.
-using CutKey = std::tuple<size_t, int64_t, int64_t, int>;
+/// A stage cut: what its ops are timed on (model, dp, tp, microbatch size,
+/// the template's microbatch count, recompute mode), then pp.
+using CutKey =
+    std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int, int64_t>;
 
 /// The template a configuration is composed from: two microbatches (or its
 /// one), or the whole program.
@@ -151,8 +153,22 @@ TemplateKey getReplicaKey(size_t model, const Configuration &c) {
                      int(c.recompute)};
 }
 
+/// The cut of the configuration's template: the stage cut balances time per
+/// microbatch (StageAssignmentCosts.cpp), the same for any microbatch count.
 CutKey getCutKey(size_t model, const Configuration &c) {
-  return CutKey{model, c.globalBatch, c.pp, int(c.recompute)};
+  return CutKey{model,
+                c.dp,
+                c.tp,
+                c.getMicrobatchSize(),
+                std::min<int64_t>(c.microbatches, 2),
+                int(c.recompute),
+                c.pp};
+}
+
+/// The cut without its pp: one timing serves every stage count.
+auto getTimingKey(const CutKey &key) {
+  auto [model, dp, tp, size, count, recompute, pp] = key;
+  return std::make_tuple(model, dp, tp, size, count, recompute);
 }
 
 /// A survivor waiting for its evaluation, with its throughput bound.
@@ -216,6 +232,8 @@ private:
   std::map<TemplateKey, std::shared_ptr<const PipelineTemplate>> templates;
   std::map<TemplateKey, std::string> templateErrors;
   std::map<CutKey, std::vector<int64_t>> cuts;
+  /// Per template shape (getTimingKey), the stage cut's op times.
+  std::map<decltype(getTimingKey(CutKey())), std::vector<double>> cutTimes;
   std::map<CutKey, std::string> cutErrors;
 
   /// The progress bar runs twice: over the single-stage builds, then over
@@ -371,10 +389,14 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
       keys.size(), threads,
       [&](unsigned thread, size_t i) {
         auto [model, dp, tp, pp, size, count, schedule, recompute] = keys[i];
+        auto times = cutTimes.find({model, dp, tp, size, count, recompute});
         StatusOr<std::shared_ptr<const PipelineTemplate>> stage =
             getWorker(thread, model)
                 .buildTemplate(dp, tp, pp, size, count, Schedule(schedule),
-                               Recompute(recompute));
+                               Recompute(recompute),
+                               pp > 1 && times != cutTimes.end()
+                                   ? llvm::ArrayRef<double>(times->second)
+                                   : llvm::ArrayRef<double>());
         if (stage)
           built[i] = *stage;
         else
@@ -390,7 +412,8 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
   }
 }
 
-/// The stage cuts at the global batch say where the layers go.
+/// The stage cuts say where the layers go: the ops are timed once per
+/// template shape and cut for every pp.
 void SearchDriver::buildStageCuts() {
   std::vector<CutKey> cutKeys;
   for (const Scenario &scenario : scenarios)
@@ -398,19 +421,36 @@ void SearchDriver::buildStageCuts() {
       cutKeys.push_back(getCutKey(scenario.model, c));
   std::sort(cutKeys.begin(), cutKeys.end());
   cutKeys.erase(std::unique(cutKeys.begin(), cutKeys.end()), cutKeys.end());
+  // Sorted, the keys of one timing are adjacent: [begin, end) per group.
+  std::vector<size_t> groupBegin;
+  for (size_t i = 0; i < cutKeys.size(); ++i)
+    if (i == 0 || getTimingKey(cutKeys[i]) != getTimingKey(cutKeys[i - 1]))
+      groupBegin.push_back(i);
+  groupBegin.push_back(cutKeys.size());
   std::vector<std::vector<int64_t>> built(cutKeys.size());
   std::vector<std::string> errors(cutKeys.size());
+  std::vector<std::vector<double>> times(groupBegin.size() - 1);
   runParallel(
-      cutKeys.size(), threads,
-      [&](unsigned thread, size_t i) {
-        auto [model, batch, pp, recompute] = cutKeys[i];
-        StatusOr<std::vector<int64_t>> cut =
+      groupBegin.size() - 1, threads,
+      [&](unsigned thread, size_t group) {
+        size_t begin = groupBegin[group], end = groupBegin[group + 1];
+        auto [model, dp, tp, size, count, recompute, pp] = cutKeys[begin];
+        std::vector<int64_t> stageCounts;
+        for (size_t i = begin; i < end; ++i)
+          stageCounts.push_back(std::get<6>(cutKeys[i]));
+        Worker::StageCuts stageCuts =
             getWorker(thread, model)
-                .getStageCut(batch, pp, Recompute(recompute));
-        if (cut)
-          built[i] = std::move(*cut);
-        else
-          errors[i] = cut.message().empty() ? "unknown error" : cut.message();
+                .getStageCuts(dp, tp, size, count, Recompute(recompute),
+                              stageCounts);
+        times[group] = std::move(stageCuts.times);
+        for (size_t i = begin; i < end; ++i) {
+          StatusOr<std::vector<int64_t>> &cut =
+              stageCuts.stageOfLayer[i - begin];
+          if (cut)
+            built[i] = std::move(*cut);
+          else
+            errors[i] = cut.message().empty() ? "unknown error" : cut.message();
+        }
       },
       nullptr);
   for (size_t i = 0; i < cutKeys.size(); ++i) {
@@ -419,6 +459,10 @@ void SearchDriver::buildStageCuts() {
     else
       cutErrors[cutKeys[i]] = errors[i];
   }
+  for (size_t group = 0; group + 1 < groupBegin.size(); ++group)
+    if (!times[group].empty())
+      cutTimes[getTimingKey(cutKeys[groupBegin[group]])] =
+          std::move(times[group]);
   reportPhase("stage cuts (" + std::to_string(cutKeys.size()) + ")");
 }
 

@@ -8,6 +8,8 @@
 #include "Worker.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
+#include "distir/Dialect/Dist/Transforms/FunctionSharding.h"
 #include "distir/Dialect/Dist/Transforms/Pipeline.h"
 #include "distir/InitAll.h"
 #include "distir/Simulator/Lowering.h"
@@ -29,6 +31,9 @@ namespace {
 /// The unit attribute dist-recompute puts on its clones (docs/recompute.md).
 constexpr llvm::StringLiteral kRecomputedAttrName =
     ::mlir::dist::DistDialect::kRecomputedAttrName;
+
+/// dist-parallelize's `cluster` when the option is not given (Passes.td).
+constexpr llvm::StringLiteral kDefaultCutCluster = "dgx-a100";
 
 } // namespace
 
@@ -62,13 +67,17 @@ std::string renderCommandLine(llvm::ArrayRef<PassStep> steps) {
 /// The dist-opt pass that parallelizes the training step for `config`, as
 /// dist-parallelize spells it (docs/parallelize.md: a pp x dp x tp mesh, tp
 /// innermost, the layout Space.h describes).
-PassStep getParallelizeStep(const Configuration &config) {
+PassStep getParallelizeStep(const Configuration &config,
+                            const std::string &clusterSpec) {
   std::string options = "dp=" + std::to_string(config.dp) +
                         " tp=" + std::to_string(config.tp) +
                         " pp=" + std::to_string(config.pp) +
                         " microbatches=" + std::to_string(config.microbatches);
   if (config.hasSchedule())
     options += " schedule=" + std::string(scheduleName(config.schedule));
+  // Only a pipeline is cut, by the times of the search's cluster.
+  if (config.pp > 1 && clusterSpec != kDefaultCutCluster)
+    options += " cluster=" + clusterSpec;
   return {"dist-parallelize", options};
 }
 
@@ -385,10 +394,37 @@ StatusOr<ModelFacts> Worker::extractFacts(int64_t batch) {
   return facts;
 }
 
+/// dist-parallelize's annotation of its mesh, without a layout map.
+static LogicalResult annotateAsParallelize(func::FuncOp func,
+                                           dist::MeshOp mesh) {
+  return dist::annotateDataAndTensorParallel(func, mesh);
+}
+
+Status Worker::parallelize(ModuleOp module, const Configuration &config,
+                           llvm::ArrayRef<double> cutTimes) {
+  func::FuncOp func = getBodyFunction(module);
+  FailureOr<dist::PipelineOptions> pipelineOptions = dist::getPipelineOptions(
+      func.getLoc(), config.pp, config.microbatches,
+      config.hasSchedule() ? config.schedule : Schedule::OneFOneB,
+      options.clusterSpec);
+  FailureOr<dist::MeshOp> mesh = dist::getOrCreateMesh(
+      module, "world",
+      {{"pp", config.pp}, {"dp", config.dp}, {"tp", config.tp}});
+  if (failed(pipelineOptions) || failed(mesh))
+    return Status::error(errors.take());
+  pipelineOptions->measuredTimes.assign(cutTimes.begin(), cutTimes.end());
+  if (failed(dist::checkBatchSplit(func, config.dp, config.microbatches)) ||
+      failed(dist::pipelineFunction(func, *mesh, *pipelineOptions,
+                                    annotateAsParallelize)))
+    return Status::error(errors.take());
+  return Status::success();
+}
+
 StatusOr<std::shared_ptr<const PipelineTemplate>>
 Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
                       int64_t microbatchSize, int64_t numMicrobatches,
-                      Schedule schedule, Recompute recompute) {
+                      Schedule schedule, Recompute recompute,
+                      llvm::ArrayRef<double> cutTimes) {
   Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
                        dp,           tp,
                        pp,           numMicrobatches,
@@ -396,7 +432,11 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   DISTIR_ASSIGN_OR_RETURN(ModuleOp step,
                           getTrainingStep(config.globalBatch, recompute));
   OwningOpRef<ModuleOp> module = step.clone();
-  DISTIR_RETURN_IF_ERROR(runPasses(*module, {getParallelizeStep(config)}));
+  if (cutTimes.empty())
+    DISTIR_RETURN_IF_ERROR(
+        runPasses(*module, {getParallelizeStep(config, options.clusterSpec)}));
+  else
+    DISTIR_RETURN_IF_ERROR(parallelize(*module, config, cutTimes));
   FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
       extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
                               numMicrobatches, microbatchSize,
@@ -406,13 +446,8 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   return *stage;
 }
 
-StatusOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
-                                                   Recompute recompute) {
-  DISTIR_ASSIGN_OR_RETURN(ModuleOp step, getTrainingStep(batch, recompute));
-  OwningOpRef<ModuleOp> module = step.clone();
-  func::FuncOp func = getBodyFunction(*module);
-  if (failed(dist::assignPipelineStages(func, pp)))
-    return Status::error(errors.take());
+/// The stage of each layer index of the staged `func` (-1: no op has it).
+static std::vector<int64_t> readStageOfLayer(func::FuncOp func) {
   std::vector<int64_t> stageOfLayer;
   func.walk([&](Operation *op) {
     auto layer =
@@ -429,6 +464,56 @@ StatusOr<std::vector<int64_t>> Worker::getStageCut(int64_t batch, int64_t pp,
       entry = *stage;
   });
   return stageOfLayer;
+}
+
+Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
+                                       int64_t microbatchSize,
+                                       int64_t numMicrobatches,
+                                       Recompute recompute,
+                                       llvm::ArrayRef<int64_t> stageCounts) {
+  StageCuts result;
+  auto failAll = [&](Status status) {
+    result.stageOfLayer.assign(stageCounts.size(), status);
+    return result;
+  };
+  // The step dist-parallelize cuts for the configurations' template.
+  StatusOr<ModuleOp> step =
+      getTrainingStep(dp * microbatchSize * numMicrobatches, recompute);
+  if (!step)
+    return failAll(step.status());
+  OwningOpRef<ModuleOp> module = step->clone();
+  func::FuncOp func = getBodyFunction(*module);
+  int64_t mostStages = *llvm::max_element(stageCounts);
+  FailureOr<dist::PipelineOptions> cutOptions = dist::getPipelineOptions(
+      func.getLoc(), mostStages, numMicrobatches,
+      dist::PipelineSchedule::OneFOneB, options.clusterSpec);
+  FailureOr<dist::MeshOp> mesh = dist::getOrCreateMesh(
+      *module, "world", {{"pp", mostStages}, {"dp", dp}, {"tp", tp}});
+  if (failed(cutOptions) || failed(mesh))
+    return failAll(Status::error(errors.take()));
+  // As cutPipelineStages: by time when there is a timer and a pipeline.
+  if (cutOptions->opTimer && mostStages > 1) {
+    FailureOr<llvm::DenseMap<Operation *, double>> measured =
+        dist::measureMicrobatchTimes(func, *mesh, *cutOptions,
+                                     annotateAsParallelize);
+    if (failed(measured))
+      return failAll(Status::error(errors.take()));
+    for (Operation &op : func.getBody().front().without_terminator())
+      result.times.push_back(measured->lookup(&op));
+    cutOptions->measuredTimes = result.times;
+  }
+  for (int64_t pp : stageCounts) {
+    // The cut marks the function and copies constants: cut a copy.
+    OpBuilder builder(func);
+    auto copy = cast<func::FuncOp>(builder.clone(*func));
+    cutOptions->numStages = pp;
+    if (succeeded(dist::cutPipelineStages(copy, *mesh, *cutOptions)))
+      result.stageOfLayer.push_back(readStageOfLayer(copy));
+    else
+      result.stageOfLayer.push_back(Status::error(errors.take()));
+    copy.erase();
+  }
+  return result;
 }
 
 } // namespace search

@@ -44,8 +44,10 @@ std::string renderCommandLine(llvm::ArrayRef<PassStep> steps);
 
 /// The dist-opt pass that parallelizes the training step for `config`, as
 /// dist-parallelize spells it (docs/parallelize.md: a pp x dp x tp mesh, tp
-/// innermost, the layout Space.h describes).
-PassStep getParallelizeStep(const Configuration &config);
+/// innermost, the layout Space.h describes); the stage cut times the ops on
+/// `clusterSpec` (named only when it is not the pass's default).
+PassStep getParallelizeStep(const Configuration &config,
+                            const std::string &clusterSpec);
 PassStep getAutodiffStep(const SearchOptions &options);
 PassStep getRecomputeStep(Recompute recompute);
 
@@ -82,15 +84,28 @@ public:
   /// dist-parallelize's program of dp x tp x pp devices, microbatches of
   /// `microbatchSize` samples per replica, `numMicrobatches` of them (with
   /// `schedule`), lowered: a whole configuration or the template composition
-  /// stretches (Compose.h).
+  /// stretches (Compose.h). `cutTimes`: the stage cut's times of this
+  /// shape (getStageCuts), which spares the pass measuring them again.
   StatusOr<std::shared_ptr<const PipelineTemplate>>
   buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
-                int64_t numMicrobatches, Schedule schedule,
-                Recompute recompute);
-  /// dist-pipeline's stage of each layer for `pp` stages of the training
-  /// step of `batch` samples (-1 for layer indices no op has).
-  StatusOr<std::vector<int64_t>> getStageCut(int64_t batch, int64_t pp,
-                                             Recompute recompute);
+                int64_t numMicrobatches, Schedule schedule, Recompute recompute,
+                llvm::ArrayRef<double> cutTimes = {});
+  /// dist-parallelize's stage cuts of one template shape: dp x tp devices,
+  /// microbatches of `microbatchSize` samples per replica, `numMicrobatches`
+  /// of them. The ops are timed once (the cut balances time per microbatch,
+  /// so the times depend on neither the stage count nor, once-per-step work
+  /// left out, the microbatch count) and cut for each of `stageCounts`.
+  struct StageCuts {
+    /// measureMicrobatchTimes per op of the step's body, in order (empty:
+    /// the cut balances FLOPs); buildTemplate's `cutTimes`.
+    std::vector<double> times;
+    /// Per stage count, the stage of each layer (-1 for layer indices no op
+    /// has), or why it cannot be cut.
+    std::vector<StatusOr<std::vector<int64_t>>> stageOfLayer;
+  };
+  StageCuts getStageCuts(int64_t dp, int64_t tp, int64_t microbatchSize,
+                         int64_t numMicrobatches, Recompute recompute,
+                         llvm::ArrayRef<int64_t> stageCounts);
 
 private:
   /// The .mlir model, checked to have one function with a body.
@@ -99,6 +114,10 @@ private:
   /// A file's forward program with its data arguments given `batch`.
   Status rebatchFile(mlir::ModuleOp module, int64_t batch);
   Status runPasses(mlir::ModuleOp module, llvm::ArrayRef<PassStep> steps);
+  /// What getParallelizeStep's pass does to `module`, with the stage cut's
+  /// times given (PipelineOptions::measuredTimes).
+  Status parallelize(mlir::ModuleOp module, const Configuration &config,
+                     llvm::ArrayRef<double> cutTimes);
 
   const ModelSource &source;
   const SearchOptions &options;

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distir/Dialect/Dist/IR/Mesh.h"
 #include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Pipeline.h"
@@ -36,7 +37,7 @@ struct ParallelizePass
     ModuleOp module = getOperation();
     Location loc = module.getLoc();
     FailureOr<PipelineOptions> options =
-        getPipelineOptions(loc, pp, microbatches, schedule);
+        getPipelineOptions(loc, pp, microbatches, schedule, cluster);
     if (failed(options))
       return signalPassFailure();
     for (auto [name, value] :
@@ -64,14 +65,9 @@ struct ParallelizePass
 
     // The wrappers each add their axis to the signature's shardings; the
     // flow propagates once and partitions every stage on its slice.
-    auto annotate = [&](func::FuncOp func, MeshOp meshOp) -> LogicalResult {
-      if (dp > 1 && failed(annotateDataParallel(func, meshOp, "dp")))
-        return failure();
-      if (layouts)
-        return annotateWithLayoutMap(func, meshOp, *layouts);
-      if (tp > 1)
-        return annotateMegatron(func, meshOp, "tp");
-      return success();
+    auto annotate = [&](func::FuncOp func, MeshOp meshOp) {
+      return annotateDataAndTensorParallel(func, meshOp,
+                                           layouts ? &*layouts : nullptr);
     };
     for (func::FuncOp func : funcs)
       if (failed(checkBatchSplit(func, dp, microbatches)) ||
@@ -81,3 +77,20 @@ struct ParallelizePass
 };
 
 } // namespace
+
+LogicalResult
+mlir::dist::annotateDataAndTensorParallel(func::FuncOp func, MeshOp meshOp,
+                                          const LayoutMap *layouts) {
+  Mesh mesh = Mesh::fromOp(meshOp);
+  auto sizeOf = [&](StringRef axis) -> int64_t {
+    std::optional<int64_t> index = mesh.getAxisIndex(axis);
+    return index ? mesh.getAxisSize(*index) : 1;
+  };
+  if (sizeOf("dp") > 1 && failed(annotateDataParallel(func, meshOp, "dp")))
+    return failure();
+  if (layouts)
+    return annotateWithLayoutMap(func, meshOp, *layouts);
+  if (sizeOf("tp") > 1)
+    return annotateMegatron(func, meshOp, "tp");
+  return success();
+}

@@ -2,8 +2,10 @@
 //
 // Three steps on an unplaced training step:
 //
-// 1. Stages (assignPipelineStages): contiguous ranges of layers balanced by
-//    FLOPs; ops without a hint follow their data (see assignStages).
+// 1. Stages (cutPipelineStages): contiguous ranges of layers balanced by
+//    their time per microbatch on the placed program, measured on a placed
+//    copy (StageAssignmentCosts.cpp), or by FLOPs without a timer; ops
+//    without a hint follow their data (StageAssignment.cpp).
 // 2. Placement: the partitioner places each op on its stage's slice of the
 //    mesh (PartitionOptions::meshOf), splits it over dp x tp when annotated,
 //    and sends what crosses stages. Partitioning the unsplit step keeps this
@@ -56,13 +58,23 @@ using namespace mlir::dist::pipeline;
 FailureOr<PipelineOptions>
 mlir::dist::getPipelineOptions(Location loc, int64_t numStages,
                                int64_t numMicrobatches,
-                               PipelineSchedule schedule) {
+                               PipelineSchedule schedule, StringRef cluster) {
   if (numStages < 1)
     return mlir::emitError(loc) << "pp must be at least 1, got " << numStages;
   if (numMicrobatches < 1)
     return mlir::emitError(loc)
            << "microbatches must be at least 1, got " << numMicrobatches;
-  return PipelineOptions{numStages, numMicrobatches, schedule};
+  PipelineOptions options{numStages, numMicrobatches, schedule, {}};
+  if (cluster.empty())
+    return options;
+  FailureOr<OpTimer> timer = getRegisteredOpTimer(
+      loc.getContext(), cluster, [&] { return mlir::emitError(loc); });
+  if (failed(timer))
+    return failure();
+  options.opTimer = std::move(*timer);
+  LLVM_DEBUG(if (!options.opTimer) llvm::dbgs()
+             << "no op timer registered: the stage cut balances FLOPs\n");
+  return options;
 }
 
 SmallVector<func::FuncOp> mlir::dist::getFunctionsToPipeline(ModuleOp module) {
@@ -101,6 +113,37 @@ LogicalResult mlir::dist::checkBatchSplit(func::FuncOp func,
   return success();
 }
 
+LogicalResult mlir::dist::cutPipelineStages(
+    func::FuncOp func, MeshOp meshOp, const PipelineOptions &options,
+    function_ref<LogicalResult(func::FuncOp, MeshOp)> annotate) {
+  if (!options.opTimer || options.numStages == 1)
+    return assignPipelineStages(func, options.numStages);
+  if (!options.measuredTimes.empty()) {
+    Block &body = func.getBody().front();
+    if (options.measuredTimes.size() + 1 != body.getOperations().size())
+      return mlir::emitError(func.getLoc())
+             << "the stage cut was given times of "
+             << options.measuredTimes.size() << " ops for a body of "
+             << body.getOperations().size() - 1;
+    DenseMap<Operation *, double> times;
+    for (auto [op, seconds] :
+         llvm::zip_equal(body.without_terminator(), options.measuredTimes))
+      times[&op] = seconds;
+    return assignPipelineStages(func, options.numStages, [&](Operation *op) {
+      return times.lookup(op);
+    });
+  }
+  // Checked before anything is copied: the errors name the real function.
+  if (failed(checkUnplacedStep(func, options.numStages)))
+    return failure();
+  FailureOr<DenseMap<Operation *, double>> times =
+      measureMicrobatchTimes(func, meshOp, options, annotate);
+  if (failed(times))
+    return failure();
+  return assignPipelineStages(func, options.numStages,
+                              [&](Operation *op) { return times->lookup(op); });
+}
+
 LogicalResult mlir::dist::pipelineFunction(
     func::FuncOp func, MeshOp meshOp, const PipelineOptions &options,
     function_ref<LogicalResult(func::FuncOp, MeshOp)> annotate) {
@@ -121,7 +164,7 @@ LogicalResult mlir::dist::pipelineFunction(
                           << "\n");
   if (failed(
           checkBatchSplit(func, /*dataParallel=*/1, options.numMicrobatches)) ||
-      failed(assignPipelineStages(func, options.numStages)))
+      failed(cutPipelineStages(func, meshOp, options, annotate)))
     return failure();
   func->setAttr(DistDialect::kMeshAttrName, FlatSymbolRefAttr::get(meshOp));
   if (annotate && failed(annotate(func, meshOp)))
@@ -153,8 +196,8 @@ struct PipelinePass : public mlir::dist::impl::DistPipelineBase<PipelinePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<PipelineOptions> options =
-        getPipelineOptions(module.getLoc(), pp, microbatches, schedule);
+    FailureOr<PipelineOptions> options = getPipelineOptions(
+        module.getLoc(), pp, microbatches, schedule, cluster);
     if (failed(options))
       return signalPassFailure();
     SmallVector<func::FuncOp> funcs = getFunctionsToPipeline(module);

@@ -49,6 +49,10 @@ inline LogicalResult checkPipelineFunction(func::FuncOp func,
   return success();
 }
 
+/// What the stage cut needs of the function: checkPipelineFunction, no
+/// placed argument or result, only dist compute ops (StageAssignment.cpp).
+LogicalResult checkUnplacedStep(func::FuncOp func, int64_t numStages);
+
 /// The FLOPs of an op plus one: one unit per op keeps stages of cheap ops
 /// (reshapes) from looking free.
 inline double getOpCost(Operation *op) {

@@ -1,8 +1,9 @@
 //===- StageAssignment.cpp - cut a training step into pipeline stages -----===//
 //
 // Contiguous ranges of layers (`dist.layer` hints, else the forward ops in
-// order) balanced by FLOPs; ops without a hint follow their data; constants
-// are copied to every stage that uses them.
+// order) balanced by a cost per op (the time per microbatch measured in
+// StageAssignmentCosts.cpp, else FLOPs); ops without a hint follow their
+// data; constants are copied to every stage that uses them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,8 +88,9 @@ SmallVector<int64_t> partitionBalanced(ArrayRef<double> costs, int64_t parts) {
 
 class StageAssigner {
 public:
-  StageAssigner(func::FuncOp func, int64_t numStages)
-      : func(func), numStages(numStages) {}
+  StageAssigner(func::FuncOp func, int64_t numStages,
+                function_ref<double(Operation *)> opCost)
+      : func(func), numStages(numStages), opCost(opCost) {}
   LogicalResult run();
 
 private:
@@ -134,8 +136,16 @@ private:
   /// it.
   void getForwardUseStages(Value value, SmallVectorImpl<int64_t> &stages) const;
 
+  /// What the cut balances for one op.
+  double costOf(Operation *op) const {
+    // A nanosecond per op keeps stages of ops the timer calls free (views)
+    // from looking empty, as the one FLOP per op does for FLOPs.
+    return opCost ? opCost(op) + 1e-9 : getOpCost(op);
+  }
+
   func::FuncOp func;
   int64_t numStages;
+  function_ref<double(Operation *)> opCost;
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> indexOf;
   SmallVector<int64_t> stageOf;
@@ -164,7 +174,8 @@ LogicalResult StageAssigner::run() {
   return success();
 }
 
-LogicalResult StageAssigner::collectOps() {
+LogicalResult mlir::dist::pipeline::checkUnplacedStep(func::FuncOp func,
+                                                      int64_t numStages) {
   if (failed(checkPipelineFunction(func, numStages)))
     return failure();
   Block &body = func.getBody().front();
@@ -182,6 +193,14 @@ LogicalResult StageAssigner::collectOps() {
       if (getPlacement(type))
         return opError(&op)
                << "is placed; dist-pipeline expects an unplaced program";
+  }
+  return success();
+}
+
+LogicalResult StageAssigner::collectOps() {
+  if (failed(checkUnplacedStep(func, numStages)))
+    return failure();
+  for (Operation &op : func.getBody().front().without_terminator()) {
     indexOf[&op] = ops.size();
     ops.push_back(&op);
   }
@@ -193,7 +212,7 @@ LogicalResult StageAssigner::cutIntoStages() {
   std::map<int64_t, double> layerCosts;
   for (Operation *op : ops)
     if (std::optional<int64_t> layer = getLayer(op))
-      layerCosts[*layer] += getOpCost(op);
+      layerCosts[*layer] += costOf(op);
   hinted = !layerCosts.empty();
   if (hinted) {
     if ((int64_t)layerCosts.size() < numStages)
@@ -217,7 +236,7 @@ LogicalResult StageAssigner::cutIntoStages() {
   for (auto [index, op] : llvm::enumerate(ops))
     if (!isConstant(index) && getPhaseOrForward(op) == Phase::Forward) {
       forward.push_back(index);
-      costs.push_back(getOpCost(op));
+      costs.push_back(costOf(op));
     }
   if ((int64_t)forward.size() < numStages)
     return mlir::emitError(func.getLoc())
@@ -371,7 +390,8 @@ void StageAssigner::duplicateConstants() {
   }
 }
 
-LogicalResult mlir::dist::assignPipelineStages(func::FuncOp func,
-                                               int64_t numStages) {
-  return StageAssigner(func, numStages).run();
+LogicalResult
+mlir::dist::assignPipelineStages(func::FuncOp func, int64_t numStages,
+                                 function_ref<double(Operation *)> opCost) {
+  return StageAssigner(func, numStages, opCost).run();
 }

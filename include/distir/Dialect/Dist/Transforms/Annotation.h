@@ -87,6 +87,13 @@ LogicalResult annotateWithLayoutMap(func::FuncOp func, MeshOp mesh,
 LogicalResult annotateMegatron(func::FuncOp func, MeshOp mesh,
                                llvm::StringRef axis);
 
+/// dist-parallelize's annotation on a mesh with "dp" and "tp" axes: data
+/// parallelism over "dp" when it has more than one device, then `layouts`
+/// when given, else Megatron-LM's over "tp" when it has more than one device.
+/// The search times its stage cuts with the same annotation.
+LogicalResult annotateDataAndTensorParallel(func::FuncOp func, MeshOp mesh,
+                                            const LayoutMap *layouts = nullptr);
+
 } // namespace mlir::dist
 
 #endif // DISTIR_DIALECT_DIST_TRANSFORMS_ANNOTATION_H

@@ -158,8 +158,9 @@ def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
   let summary = "Pipeline parallelism: stages, microbatches, GPipe or 1F1B";
   let description = [{
     Cuts an unplaced training step (dist-autodiff's output) into `pp` stages
-    (contiguous ranges of `dist.layer` hints balanced by FLOPs; without hints,
-    the forward ops in order balanced by FLOPs; backward ops follow the
+    (contiguous ranges of `dist.layer` hints whose busiest stage takes the
+    least time per microbatch on `cluster`, measured on the placed program;
+    without hints, the forward ops in order; backward ops follow the
     forward ops they differentiate), splits the data arguments
     (`dist.role = "data"`) into `microbatches` along dim 0, runs each stage's
     forward and backward once per microbatch, sums over the microbatches what
@@ -183,6 +184,9 @@ def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
            "Per-stage order of the microbatches", Dist_PipelineScheduleValues>,
     Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"",
            "Mesh whose \"pp\" axis gives the stages' devices">,
+    Option<"cluster", "cluster", "std::string", /*default=*/"\"dgx-a100\"",
+           "Cluster (dist-sim's --cluster syntax) whose cost model times the "
+           "ops for the stage cut; empty: balance FLOPs">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];
@@ -195,7 +199,8 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
     `dist.mesh @world shape = [pp, dp, tp] axes = ["pp", "dp", "tp"]` (tp
     innermost: a tp group is consecutive device ids, inside one node; stage
     p is ids [p dp tp, (p + 1) dp tp)), cuts the step into pp stages (as
-    dist-pipeline), annotates data parallelism on "dp" (batch split,
+    dist-pipeline: time per microbatch on `cluster`, tensor-sharded),
+    annotates data parallelism on "dp" (batch split,
     gradients all-reduced over the dp groups only) and tensor parallelism on
     "tp" (Megatron layouts, or `layout-map`), propagates, partitions each
     stage onto its dp x tp slice, then splits the batch into `microbatches`
@@ -219,6 +224,9 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
            "of the Megatron layouts">,
     Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"",
            "Name of the mesh to create or use">,
+    Option<"cluster", "cluster", "std::string", /*default=*/"\"dgx-a100\"",
+           "Cluster (dist-sim's --cluster syntax) whose cost model times the "
+           "ops for the stage cut; empty: balance FLOPs">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];

@@ -4,8 +4,9 @@
 // The C++ entry points behind dist-pipeline and dist-parallelize. The flow
 // on an unplaced training step (dist-autodiff's output), pipelineFunction:
 //
-//   assignPipelineStages
-//       cuts the ops into stages: `dist.stage` on every op.
+//   cutPipelineStages
+//       cuts the ops into stages balanced by time (or FLOPs):
+//       `dist.stage` on every op.
 //   (annotation, e.g. data / tensor parallelism, Sharding.h), then
 //   propagateShardings and partitionFunction
 //       place every op on its stage's slice of the mesh along "pp" (split
@@ -23,10 +24,12 @@
 #ifndef DISTIR_DIALECT_DIST_TRANSFORMS_PIPELINE_H
 #define DISTIR_DIALECT_DIST_TRANSFORMS_PIPELINE_H
 
+#include "distir/Dialect/Dist/IR/CostEstimator.h"
 #include "distir/Dialect/Dist/IR/Dist.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -34,6 +37,7 @@
 #include <array>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace mlir::dist {
 
@@ -112,12 +116,22 @@ struct PipelineOptions {
   int64_t numStages = 1;
   int64_t numMicrobatches = 1;
   PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+  /// Times the placed ops for the stage cut (getRegisteredOpTimer: the cost
+  /// model of a cluster); null: the cut balances FLOPs.
+  OpTimer opTimer;
+  /// What measureMicrobatchTimes gives for each op of the function's body,
+  /// in order, when the caller measured it already (dist-search times one
+  /// shape for every pp); empty: cutPipelineStages measures.
+  std::vector<double> measuredTimes;
 };
 
-/// The options of a pass: a one-line error at `loc` for a degree below 1.
+/// The options of a pass: a one-line error at `loc` for a degree below 1 or
+/// a cluster spec that does not parse. A non-empty `cluster` gives the cut
+/// the op timer registered on the context (getRegisteredOpTimer), if any.
 FailureOr<PipelineOptions> getPipelineOptions(Location loc, int64_t numStages,
                                               int64_t numMicrobatches,
-                                              PipelineSchedule schedule);
+                                              PipelineSchedule schedule,
+                                              llvm::StringRef cluster = "");
 
 /// The functions of `module` the passes transform: those with a body.
 llvm::SmallVector<func::FuncOp> getFunctionsToPipeline(ModuleOp module);
@@ -126,11 +140,31 @@ llvm::SmallVector<func::FuncOp> getFunctionsToPipeline(ModuleOp module);
 std::optional<int64_t> getPipelineStage(Operation *op);
 
 /// Sets `dist.stage` on every op of the unplaced `func`: contiguous ranges of
-/// `dist.layer` hints balanced by FLOPs (without hints, the forward ops in
-/// order); unhinted ops follow their data; constants are copied to every
-/// stage that uses them. Errors: more stages than layers, a placed function,
-/// an op that is not a dist compute op.
-LogicalResult assignPipelineStages(func::FuncOp func, int64_t numStages);
+/// `dist.layer` hints whose largest summed `opCost` is minimal (without
+/// hints, the forward ops in order); unhinted ops follow their data;
+/// constants are copied to every stage that uses them. `opCost` null: the
+/// ops' FLOPs. Errors: more stages than layers, a placed function, an op that
+/// is not a dist compute op.
+LogicalResult
+assignPipelineStages(func::FuncOp func, int64_t numStages,
+                     llvm::function_ref<double(Operation *)> opCost = nullptr);
+
+/// Seconds per microbatch that one device of a stage spends on each op of
+/// the unplaced `func` (0 for the work done once per step: optimizer,
+/// gradient reductions), measured with `options.opTimer` on a copy of `func`
+/// placed as `pipelineFunction` places a stage: `annotate`d on a one-stage
+/// copy of `mesh` whose batch is also split over the microbatches,
+/// propagated and partitioned, collectives included. The copy is erased.
+FailureOr<llvm::DenseMap<Operation *, double>> measureMicrobatchTimes(
+    func::FuncOp func, MeshOp mesh, const PipelineOptions &options,
+    llvm::function_ref<LogicalResult(func::FuncOp, MeshOp)> annotate);
+
+/// The cut of `pipelineFunction` alone: with a timer, balances
+/// measureMicrobatchTimes (the busiest stage's time per microbatch), else
+/// FLOPs; sets `dist.stage` on every op of the unplaced `func`.
+LogicalResult cutPipelineStages(
+    func::FuncOp func, MeshOp mesh, const PipelineOptions &options,
+    llvm::function_ref<LogicalResult(func::FuncOp, MeshOp)> annotate = nullptr);
 
 /// Splits a staged function (every op has `dist.stage`; placed or not) into
 /// `numMicrobatches` along dim 0 of its data arguments (`dist.role =
