@@ -109,22 +109,25 @@ cost::OpWork workOf(dist::CostOpInterface op, const cost::CostModel &model) {
 /// The work of a fused kernel: its members' FLOPs and the bytes they move
 /// outside the kernel (a member's result read by another member is neither
 /// written nor read; the last member writes the kernel's result), with the
-/// host's kind and element type.
-cost::OpWork fusedWorkOf(Operation *host, ArrayRef<Operation *> members,
-                         const cost::CostModel &model) {
-  cost::OpWork work = workOf(cast<dist::CostOpInterface>(host), model);
-  work.flops = 0;
-  work.bytesRead = 0;
+/// host's kind and element type (`hostWork`: the host's own work).
+cost::OpWork fusedWorkOf(Operation *host, const cost::OpWork &hostWork,
+                         ArrayRef<Operation *> members) {
+  cost::OpWork work = hostWork;
   for (Operation *member : members) {
+    if (member == host)
+      continue;
     auto compute = cast<dist::CostOpInterface>(member);
     work.flops += compute.getFlops();
     work.bytesRead += compute.getBytesRead();
+  }
+  for (Operation *member : members) {
     for (Value operand : member->getOperands())
       if (llvm::is_contained(members, operand.getDefiningOp()))
         work.bytesRead -= dist::detail::getTensorBytes(operand.getType());
   }
-  work.bytesWritten =
-      cast<dist::CostOpInterface>(members.back()).getBytesWritten();
+  if (members.back() != host)
+    work.bytesWritten =
+        cast<dist::CostOpInterface>(members.back()).getBytesWritten();
   work.bytesRead = std::max<int64_t>(work.bytesRead, 0);
   return work;
 }
@@ -160,7 +163,7 @@ private:
       return model.computeTime(work);
     if (getKernelHost(kernel) != op)
       return 0;
-    return model.computeTime(fusedWorkOf(op, kernel, model));
+    return model.computeTime(fusedWorkOf(op, work, kernel));
   }
 
   const cost::CostModel &model;
