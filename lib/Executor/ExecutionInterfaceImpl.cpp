@@ -196,10 +196,26 @@ static LogicalResult runKernel(PadOp op, ArrayRef<const HostTensor *> operands,
                            *results[0]));
 }
 
+/// The block index of take and take_grad (a rank-0 integer tensor).
+static FailureOr<int64_t> readBlockIndex(Operation *op,
+                                         const HostTensor &block) {
+  if (block.getNumElements() != 1)
+    return op->emitOpError("block must hold one index");
+  return block.getElementType() == distir::ElementType::I32
+             ? block.getData<int32_t>()[0]
+             : block.getData<int64_t>()[0];
+}
+
 static LogicalResult runKernel(TakeOp op, ArrayRef<const HostTensor *> operands,
                                ArrayRef<HostTensor *> results) {
-  return report(op, k::take(*operands[0], *operands[1], toSigned(op.getAxis()),
-                            *results[0]));
+  if (!op.getBlock())
+    return report(op, k::take(*operands[0], *operands[1],
+                              toSigned(op.getAxis()), *results[0]));
+  FailureOr<int64_t> block = readBlockIndex(op, *operands[2]);
+  if (failed(block))
+    return failure();
+  return report(op, k::takeBlock(*operands[0], *operands[1],
+                                 toSigned(op.getAxis()), *block, *results[0]));
 }
 
 static LogicalResult runKernel(ExpandOp op,
@@ -221,6 +237,29 @@ static LogicalResult runKernel(ReduceMeanOp op,
                                ArrayRef<HostTensor *> results) {
   return report(op, k::reduceMean(*operands[0], toShape(op.getAxes()),
                                   op.getKeepdims(), *results[0]));
+}
+
+static LogicalResult runKernel(ReduceMaxOp op,
+                               ArrayRef<const HostTensor *> operands,
+                               ArrayRef<HostTensor *> results) {
+  return report(op, k::reduceMax(*operands[0], toShape(op.getAxes()),
+                                 op.getKeepdims(), *results[0]));
+}
+
+static LogicalResult runKernel(OneHotOp op,
+                               ArrayRef<const HostTensor *> operands,
+                               ArrayRef<HostTensor *> results) {
+  int64_t block = 0;
+  if (op.getBlock()) {
+    FailureOr<int64_t> index = readBlockIndex(op, *operands[1]);
+    if (failed(index))
+      return failure();
+    block = *index;
+  }
+  // The result arrives allocated with its type: its element type is the op's.
+  return report(op, k::oneHot(*operands[0], toSigned(op.getDepth()),
+                              toSigned(op.getAxis()), block,
+                              results[0]->getElementType(), *results[0]));
 }
 
 static LogicalResult runKernel(CrossEntropyOp op,
@@ -336,9 +375,16 @@ static LogicalResult runKernel(MseLossGradOp op,
 static LogicalResult runKernel(TakeGradOp op,
                                ArrayRef<const HostTensor *> operands,
                                ArrayRef<HostTensor *> results) {
-  return report(op,
-                k::takeGrad(*operands[0], *operands[1], toSigned(op.getAxis()),
-                            toSigned(op.getDimSize()), *results[0]));
+  if (!op.getBlock())
+    return report(op, k::takeGrad(*operands[0], *operands[1],
+                                  toSigned(op.getAxis()),
+                                  toSigned(op.getDimSize()), *results[0]));
+  FailureOr<int64_t> block = readBlockIndex(op, *operands[2]);
+  if (failed(block))
+    return failure();
+  return report(
+      op, k::takeGradBlock(*operands[0], *operands[1], toSigned(op.getAxis()),
+                           toSigned(op.getDimSize()), *block, *results[0]));
 }
 
 static LogicalResult runKernel(ConvGradInputOp op,
@@ -479,11 +525,12 @@ void mlir::dist::registerExecutionInterfaceExternalModels(
     attachKernelModels<
         MatmulOp, WhereOp, GeluOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp,
         BatchNormOp, TransposeOp, ReshapeOp, ConcatOp, SliceOp, SplitOp, PadOp,
-        TakeOp, ExpandOp, ReduceSumOp, ReduceMeanOp, CrossEntropyOp, MseLossOp,
-        CastOp, ConvOp, MaxPoolOp, AvgPoolOp, GeluGradOp, SoftmaxGradOp,
-        LogSoftmaxGradOp, LayerNormGradOp, BatchNormGradOp, CrossEntropyGradOp,
-        MseLossGradOp, TakeGradOp, ConvGradInputOp, ConvGradFilterOp,
-        MaxPoolGradOp, AvgPoolGradOp, SgdUpdateOp, AdamUpdateOp>(ctx);
+        TakeOp, ExpandOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, OneHotOp,
+        CrossEntropyOp, MseLossOp, CastOp, ConvOp, MaxPoolOp, AvgPoolOp,
+        GeluGradOp, SoftmaxGradOp, LogSoftmaxGradOp, LayerNormGradOp,
+        BatchNormGradOp, CrossEntropyGradOp, MseLossGradOp, TakeGradOp,
+        ConvGradInputOp, ConvGradFilterOp, MaxPoolGradOp, AvgPoolGradOp,
+        SgdUpdateOp, AdamUpdateOp>(ctx);
   });
 }
 

@@ -355,6 +355,8 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
                   values.lookup(constraint.getInput()), values);
   if (isa<SendOp, CollectiveOpInterface>(op))
     return runCommunication(op, values);
+  if (isa<GroupRankOp>(op))
+    return runGroupRank(op, values);
   // Before the isa: with assertions, MLIR aborts on a cast to an interface
   // the dialect promised but nobody registered.
   if (isMissingExecutionModel(op))
@@ -442,6 +444,22 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
       return failure();
   }
   return success();
+}
+
+LogicalResult Interpreter::runGroupRank(Operation *operation,
+                                        Environment &values) {
+  auto op = cast<GroupRankOp>(operation);
+  PlacedValue result = makeEmptyValue(op.getType());
+  DeviceGroupsAttr groups = op.getGroups();
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g)
+    for (auto [rank, device] : llvm::enumerate(groups.getGroup(g))) {
+      HostTensor tensor(ElementType::I64, {});
+      tensor.getData<int64_t>()[0] = static_cast<int64_t>(rank);
+      result.locals[indexOfDevice(result, device)] = share(std::move(tensor));
+    }
+  if (failed(checkAgainstType(op, result, op.getType(), "result")))
+    return failure();
+  return define(op, op.getResult(), std::move(result), values);
 }
 
 //===----------------------------------------------------------------------===//

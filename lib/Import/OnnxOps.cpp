@@ -775,8 +775,8 @@ LogicalResult convertGather(NodeImporter &n) {
   ASSIGN_OR_RETURN(data, n.getInput(0));
   ASSIGN_OR_RETURN(indices, n.getInput(1));
   ASSIGN_OR_RETURN(axis, normalizeAxis(n, n.getInt("axis", 0), getRank(data)));
-  ASSIGN_OR_RETURN(result,
-                   n.create<dist::TakeOp>(data, indices, i64Attr(n, axis)));
+  ASSIGN_OR_RETURN(result, n.create<dist::TakeOp>(data, indices, mlir::Value(),
+                                                  i64Attr(n, axis)));
   n.setOutput(0, result);
   return success();
 }

@@ -13,8 +13,10 @@ using namespace detail;
 
 namespace {
 
+enum class Reduction { Sum, Mean, Max };
+
 Status reduce(const char *name, const HostTensor &x, const Shape &axes,
-              bool keepDims, bool mean, HostTensor &result) {
+              bool keepDims, Reduction kind, HostTensor &result) {
   const int64_t rank = x.getRank();
   StatusOr<Shape> dims = shapes::normalizeAxes(axes, rank);
   if (!dims.ok())
@@ -31,30 +33,36 @@ Status reduce(const char *name, const HostTensor &x, const Shape &axes,
     if (!reduced[d] || keepDims)
       outShape.push_back(keptShape[d]);
   }
+  const bool max = kind == Reduction::Max;
+  auto combine = [max](double acc, double value) {
+    return max ? std::max(acc, value) : acc + value;
+  };
   HostTensor out(x.getElementType(), outShape);
   DISTIR_RETURN_IF_ERROR(
       dispatchFloat(name, x.getElementType(), [&](auto zero) {
         using T = decltype(zero);
         InputView<T> in(x);
+        const double identity =
+            max ? -std::numeric_limits<double>::infinity() : 0.0;
         std::vector<double> sums(static_cast<size_t>(out.getNumElements()),
-                                 0.0);
-        // Walk the input with the kept shape "broadcast" onto it: each run adds
-        // either into one sum (reduced inner dim) or into a row of sums.
+                                 identity);
+        // Walk the input with the kept shape "broadcast" onto it: each run
+        // combines either into one value (reduced inner dim) or into a row.
         forEachBroadcastRun(x.getShape(), {keptShape},
                             [&](const BroadcastRun &run) {
                               const T *values = in.data() + run.resultOffset;
                               double *target = sums.data() + run.offsets[0];
                               if (run.strides[0] == 0) {
-                                double acc = 0.0;
+                                double acc = identity;
                                 for (int64_t i = 0; i < run.length; ++i)
-                                  acc += values[i];
-                                *target += acc;
+                                  acc = combine(acc, values[i]);
+                                *target = combine(*target, acc);
                               } else {
                                 for (int64_t i = 0; i < run.length; ++i)
-                                  target[i] += values[i];
+                                  target[i] = combine(target[i], values[i]);
                               }
                             });
-        if (mean)
+        if (kind == Reduction::Mean)
           for (double &sum : sums)
             sum /= static_cast<double>(count);
         storeAs(sums.data(), out.getNumElements(), out, 0);
@@ -222,12 +230,17 @@ double getMeanDivisor(const std::vector<int64_t> &sampleLabels,
 
 Status reduceSum(const HostTensor &x, const Shape &axes, bool keepDims,
                  HostTensor &result) {
-  return reduce("reduce_sum", x, axes, keepDims, /*mean=*/false, result);
+  return reduce("reduce_sum", x, axes, keepDims, Reduction::Sum, result);
 }
 
 Status reduceMean(const HostTensor &x, const Shape &axes, bool keepDims,
                   HostTensor &result) {
-  return reduce("reduce_mean", x, axes, keepDims, /*mean=*/true, result);
+  return reduce("reduce_mean", x, axes, keepDims, Reduction::Mean, result);
+}
+
+Status reduceMax(const HostTensor &x, const Shape &axes, bool keepDims,
+                 HostTensor &result) {
+  return reduce("reduce_max", x, axes, keepDims, Reduction::Max, result);
 }
 
 Status softmax(const HostTensor &x, int64_t axis, bool causal, double scale,

@@ -375,15 +375,24 @@ Status pad(const HostTensor &x, const Shape &low, const Shape &high,
   return Status::success();
 }
 
-Status take(const HostTensor &data, const HostTensor &indices, int64_t axis,
-            HostTensor &result) {
-  const char *name = "take";
-  int64_t dim;
-  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, data.getRank(), dim));
-  std::vector<int64_t> positions;
-  DISTIR_RETURN_IF_ERROR(readIndices(name, indices, positions));
-  DISTIR_RETURN_IF_ERROR(
-      normalizeIndices(name, positions, data.getDimSize(dim)));
+namespace {
+
+/// Positions into a block of `dimSize` slices that starts at global index
+/// `start`: an index outside [start, start + dimSize) becomes -1 (a zero
+/// slice). Negative indices do not wrap: they address the whole table.
+void localizeToBlock(std::vector<int64_t> &positions, int64_t start,
+                     int64_t dimSize) {
+  for (int64_t &index : positions) {
+    int64_t local = index - start;
+    index = local >= 0 && local < dimSize ? local : -1;
+  }
+}
+
+/// The gather of take: slice positions[j] of `data` along `dim`, or zeros
+/// where the position is -1.
+Status gatherSlices(const HostTensor &data, const HostTensor &indices,
+                    int64_t dim, const std::vector<int64_t> &positions,
+                    HostTensor &result) {
   Shape outShape(data.getShape().begin(), data.getShape().begin() + dim);
   outShape.insert(outShape.end(), indices.getShape().begin(),
                   indices.getShape().end());
@@ -394,40 +403,89 @@ Status take(const HostTensor &data, const HostTensor &indices, int64_t axis,
   const int64_t row = split.inner * getElementByteWidth(data.getElementType());
   const int64_t count = static_cast<int64_t>(positions.size());
   for (int64_t o = 0; o < split.outer; ++o)
-    for (int64_t j = 0; j < count; ++j)
-      std::memcpy(bytesOf(out) + (o * count + j) * row,
-                  bytesOf(data) + (o * split.axis + positions[j]) * row,
-                  static_cast<size_t>(row));
+    for (int64_t j = 0; j < count; ++j) {
+      std::byte *to = bytesOf(out) + (o * count + j) * row;
+      if (positions[j] < 0)
+        std::memset(to, 0, static_cast<size_t>(row));
+      else
+        std::memcpy(to, bytesOf(data) + (o * split.axis + positions[j]) * row,
+                    static_cast<size_t>(row));
+    }
   result = std::move(out);
   return Status::success();
 }
 
-Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
-                int64_t dimSize, HostTensor &ddata) {
-  const char *name = "take_grad";
-  const int64_t indexRank = indices.getRank();
-  const int64_t dataRank = dy.getRank() - indexRank + 1;
-  if (dataRank < 1)
-    return kernelError(name, "dy of rank " + std::to_string(dy.getRank()) +
-                                 " cannot come from indices of rank " +
-                                 std::to_string(indexRank));
+} // namespace
+
+Status take(const HostTensor &data, const HostTensor &indices, int64_t axis,
+            HostTensor &result) {
+  const char *name = "take";
   int64_t dim;
-  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, dataRank, dim));
-  const Shape &dyShape = dy.getShape();
-  if (!std::equal(indices.getShape().begin(), indices.getShape().end(),
-                  dyShape.begin() + dim))
-    return kernelError(name, "dy shape " + formatShape(dyShape) +
-                                 " does not hold indices of shape " +
-                                 formatShape(indices.getShape()) + " at dim " +
-                                 std::to_string(dim));
-  if (dimSize < 0)
-    return kernelError(name, "negative dim size");
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, data.getRank(), dim));
   std::vector<int64_t> positions;
   DISTIR_RETURN_IF_ERROR(readIndices(name, indices, positions));
-  DISTIR_RETURN_IF_ERROR(normalizeIndices(name, positions, dimSize));
+  DISTIR_RETURN_IF_ERROR(
+      normalizeIndices(name, positions, data.getDimSize(dim)));
+  return gatherSlices(data, indices, dim, positions, result);
+}
+
+Status takeBlock(const HostTensor &data, const HostTensor &indices,
+                 int64_t axis, int64_t block, HostTensor &result) {
+  const char *name = "take";
+  int64_t dim;
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, data.getRank(), dim));
+  if (block < 0)
+    return kernelError(name, "negative block " + std::to_string(block));
+  std::vector<int64_t> positions;
+  DISTIR_RETURN_IF_ERROR(readIndices(name, indices, positions));
+  localizeToBlock(positions, block * data.getDimSize(dim),
+                  data.getDimSize(dim));
+  return gatherSlices(data, indices, dim, positions, result);
+}
+
+Status oneHot(const HostTensor &indices, int64_t depth, int64_t axis,
+              int64_t block, ElementType elementType, HostTensor &result) {
+  const char *name = "one_hot";
+  if (depth < 0)
+    return kernelError(name, "negative depth " + std::to_string(depth));
+  int64_t dim;
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, indices.getRank() + 1, dim));
+  std::vector<int64_t> positions;
+  DISTIR_RETURN_IF_ERROR(readIndices(name, indices, positions));
+  localizeToBlock(positions, block * depth, depth);
+  Shape outShape = indices.getShape();
+  outShape.insert(outShape.begin() + dim, depth);
+  // The indices split at `dim` into [outer, inner]; the class axis between.
+  AxisSplit split = splitAtAxis(outShape, dim);
+  std::vector<double> values(
+      static_cast<size_t>(split.outer * depth * split.inner), 0.0);
+  for (int64_t o = 0; o < split.outer; ++o)
+    for (int64_t i = 0; i < split.inner; ++i) {
+      int64_t position = positions[o * split.inner + i];
+      if (position >= 0)
+        values[(o * depth + position) * split.inner + i] = 1.0;
+    }
+  HostTensor out(elementType, outShape);
+  DISTIR_RETURN_IF_ERROR(dispatchFloat(name, elementType, [&](auto) {
+    storeAs(values.data(), out.getNumElements(), out, 0);
+    return Status::success();
+  }));
+  result = std::move(out);
+  return Status::success();
+}
+
+namespace {
+
+/// The scatter-add of take_grad into zeros of `dimSize` slices along the
+/// take axis; positions of -1 (outside a block) add nothing.
+Status scatterAddSlices(const char *name, const HostTensor &dy,
+                        const HostTensor &indices, int64_t dim, int64_t dimSize,
+                        const std::vector<int64_t> &positions,
+                        HostTensor &ddata) {
+  const Shape &dyShape = dy.getShape();
   Shape outShape(dyShape.begin(), dyShape.begin() + dim);
   outShape.push_back(dimSize);
-  outShape.insert(outShape.end(), dyShape.begin() + dim + indexRank,
+  outShape.insert(outShape.end(), dyShape.begin() + dim + indices.getRank(),
                   dyShape.end());
   HostTensor out(dy.getElementType(), outShape);
   DISTIR_RETURN_IF_ERROR(
@@ -441,6 +499,8 @@ Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
                                  0.0);
         for (int64_t o = 0; o < split.outer; ++o)
           for (int64_t j = 0; j < count; ++j) {
+            if (positions[j] < 0)
+              continue;
             const T *from = grad.data() + (o * count + j) * split.inner;
             double *to =
                 sums.data() + (o * split.axis + positions[j]) * split.inner;
@@ -452,6 +512,57 @@ Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
       }));
   ddata = std::move(out);
   return Status::success();
+}
+
+/// Checks take_grad's operands; sets the take axis `dim` and reads the
+/// indices into `positions`.
+Status checkTakeGrad(const char *name, const HostTensor &dy,
+                     const HostTensor &indices, int64_t axis, int64_t dimSize,
+                     int64_t &dim, std::vector<int64_t> &positions) {
+  const int64_t indexRank = indices.getRank();
+  const int64_t dataRank = dy.getRank() - indexRank + 1;
+  if (dataRank < 1)
+    return kernelError(name, "dy of rank " + std::to_string(dy.getRank()) +
+                                 " cannot come from indices of rank " +
+                                 std::to_string(indexRank));
+  DISTIR_RETURN_IF_ERROR(resolveAxis(name, axis, dataRank, dim));
+  const Shape &dyShape = dy.getShape();
+  if (!std::equal(indices.getShape().begin(), indices.getShape().end(),
+                  dyShape.begin() + dim))
+    return kernelError(name, "dy shape " + formatShape(dyShape) +
+                                 " does not hold indices of shape " +
+                                 formatShape(indices.getShape()) + " at dim " +
+                                 std::to_string(dim));
+  if (dimSize < 0)
+    return kernelError(name, "negative dim size");
+  return readIndices(name, indices, positions);
+}
+
+} // namespace
+
+Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
+                int64_t dimSize, HostTensor &ddata) {
+  const char *name = "take_grad";
+  int64_t dim;
+  std::vector<int64_t> positions;
+  DISTIR_RETURN_IF_ERROR(
+      checkTakeGrad(name, dy, indices, axis, dimSize, dim, positions));
+  DISTIR_RETURN_IF_ERROR(normalizeIndices(name, positions, dimSize));
+  return scatterAddSlices(name, dy, indices, dim, dimSize, positions, ddata);
+}
+
+Status takeGradBlock(const HostTensor &dy, const HostTensor &indices,
+                     int64_t axis, int64_t dimSize, int64_t block,
+                     HostTensor &ddata) {
+  const char *name = "take_grad";
+  if (block < 0)
+    return kernelError(name, "negative block " + std::to_string(block));
+  int64_t dim;
+  std::vector<int64_t> positions;
+  DISTIR_RETURN_IF_ERROR(
+      checkTakeGrad(name, dy, indices, axis, dimSize, dim, positions));
+  localizeToBlock(positions, block * dimSize, dimSize);
+  return scatterAddSlices(name, dy, indices, dim, dimSize, positions, ddata);
 }
 
 Status expand(const HostTensor &x, const Shape &shape, HostTensor &result) {

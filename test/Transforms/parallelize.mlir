@@ -5,7 +5,10 @@
 // device holds 2 of the 4 heads of the head-major qkv columns), one
 // all_reduce per attention and per MLP block in the forward (after the
 // row-parallel matmul) and one in the backward (the input gradient of the
-// column-parallel matmul), over the tp group.
+// column-parallel matmul), over the tp group. The vocabulary is split too:
+// one all_reduce after the embedding lookup, the cross entropy's maximum,
+// sum of exponentials and loss, and the input gradient of the
+// column-parallel LM head (see vocab-parallel.test).
 // RUN: dist-opt %t.train.mlir --dist-parallelize="tp=2" > %t.tp.mlir
 // RUN: FileCheck %s --check-prefix=TP < %t.tp.mlir
 // RUN: grep "dist.all_reduce" %t.tp.mlir | FileCheck %s --check-prefix=MEGATRON
@@ -13,14 +16,19 @@
 // TP: tensor<32x48xf32, #dist.devices<[0:2]>> {dist.name = "layers.0.attn.qkv.weight", dist.role = "parameter", dist.sharding = #dist.sharding<@world, {{\[\[}}], ["tp"]]>}
 // TP-SAME: tensor<16x32xf32, #dist.devices<[0:2]>> {dist.name = "layers.0.attn.proj.weight", dist.role = "parameter", dist.sharding = #dist.sharding<@world, {{\[\[}}"tp"], []]>}
 // TP: dist.reshape {{.*}}shape = array<i64: 8, 8, 2, 3, 8>} : (tensor<8x8x48xf32, #dist.devices<[0:2]>>) -> tensor<8x8x2x3x8xf32, #dist.devices<[0:2]>>
-// MEGATRON:      groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
-// MEGATRON-NEXT: groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
-// MEGATRON-NEXT: groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
-// MEGATRON-NEXT: groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
-// MEGATRON-NEXT: groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
-// MEGATRON-NEXT: groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
-// MEGATRON-NEXT: groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
-// MEGATRON-NEXT: groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
+// MEGATRON:      sum groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.no_recompute, dist.phase = "forward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "forward"
+// MEGATRON-NEXT: max groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.no_recompute, dist.phase = "forward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.no_recompute, dist.phase = "forward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.no_recompute, dist.phase = "forward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
+// MEGATRON-NEXT: sum groups {{\[\[}}0:2]] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "backward"
 // MEGATRON-NOT:  dist.all_reduce
 
 // All three on 8 devices: device (p * dp + d) * tp + t, so stage 0 is
@@ -40,6 +48,11 @@
 // MESH: dist.all_reduce {{.*}} groups {{\[\[}}0:2], [2:4]]
 // MESH: dist.all_reduce {{.*}} groups {{\[\[}}4:6], [6:8]]
 // MESH: dist.all_reduce {{.*}} groups {{\[\[}}4, 6], [5, 7]] {dist.layer = 1 : i64, dist.phase = "optimizer", dist.stage = 1 : i64}
+// MESH-NOT: groups {{\[\[}}0:4]]
+// MESH-NOT: groups {{\[\[}}4:8]] {{.*}}dist.phase = "optimizer"
+// The loss, partial over dp (a mean) and tp (the vocabulary-parallel cross
+// entropy), is the only value reduced over a whole stage.
+// MESH: dist.all_reduce {{.*}} sum groups {{\[\[}}4:8]] {{.*}}dist.phase = "forward", dist.stage = 1 : i64} : tensor<f32, #dist.devices<[4:8]>>
 // MESH-NOT: groups {{\[\[}}0:4]]
 // MESH-NOT: groups {{\[\[}}4:8]]
 // DP0-COUNT-14: dist.all_reduce {{.*}} sum groups {{\[\[}}0, 2], [1, 3]] {dist.layer = 0 : i64, dist.phase = "optimizer", dist.stage = 0 : i64}

@@ -14,6 +14,7 @@
 // RUN: dist-run %t --reference %s --entry gather --seed 1 | FileCheck %s
 // RUN: dist-run %t --reference %s --entry reductions --seed 1 | FileCheck %s
 // RUN: dist-run %t --reference %s --entry losses --seed 1 | FileCheck %s
+// RUN: dist-run %t --reference %s --entry vocab_parallel_losses --seed 1 | FileCheck %s
 // RUN: dist-run %t --reference %s --entry optimizers --seed 1 | FileCheck %s
 // RUN: dist-run %t --reference %s --entry convolution --seed 1 | FileCheck %s
 // RUN: dist-run %t --reference %s --entry batch_norm --seed 1 | FileCheck %s
@@ -116,6 +117,23 @@ func.func @losses(%logits: tensor<4x2x5xf32> {dist.sharding = #dist.sharding<@m,
   %6 = dist.mse_loss %p, %t : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<f32>
   %7 = dist.mse_loss_grad %one, %p, %t : (tensor<f32>, tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<f32>, tensor<f32>, tensor<4x2xf32>, tensor<f32>, tensor<4x2x5xf32>, tensor<4x2x5xf32>, tensor<f32>, tensor<4x6xf32>
+}
+
+// Classes split over "b" (Megatron-LM's vocabulary-parallel cross entropy,
+// through the ops' local expansions), samples over "a"; the maximum and the
+// one-hot encoding as the expansion uses them.
+func.func @vocab_parallel_losses(%logits: tensor<4x2x6xf32> {dist.sharding = #dist.sharding<@m, [["a"], [], ["b"]]>},
+                                 %labels: tensor<4x2xi64> {dist.bound = 6 : i64})
+    -> (tensor<f32>, tensor<f32>, tensor<4x2xf32>, tensor<4x2x6xf32>, tensor<4x2x6xf32>, tensor<4x2x1xf32>, tensor<4x2x6xf32>) {
+  %one = dist.constant dense<0.75> : tensor<f32>
+  %0 = dist.cross_entropy %logits, %labels : (tensor<4x2x6xf32>, tensor<4x2xi64>) -> tensor<f32>
+  %1 = dist.cross_entropy %logits, %labels {reduction = #dist<loss_reduction sum>} : (tensor<4x2x6xf32>, tensor<4x2xi64>) -> tensor<f32>
+  %2 = dist.cross_entropy %logits, %labels {reduction = #dist<loss_reduction none>} : (tensor<4x2x6xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  %3 = dist.cross_entropy_grad %one, %logits, %labels : (tensor<f32>, tensor<4x2x6xf32>, tensor<4x2xi64>) -> tensor<4x2x6xf32>
+  %4 = dist.cross_entropy_grad %2, %logits, %labels {reduction = #dist<loss_reduction none>} : (tensor<4x2xf32>, tensor<4x2x6xf32>, tensor<4x2xi64>) -> tensor<4x2x6xf32>
+  %5 = dist.reduce_max %logits {axes = array<i64: -1>, keepdims} : (tensor<4x2x6xf32>) -> tensor<4x2x1xf32>
+  %6 = dist.one_hot %labels {depth = 6, element_type = f32} : (tensor<4x2xi64>) -> tensor<4x2x6xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<f32>, tensor<f32>, tensor<4x2xf32>, tensor<4x2x6xf32>, tensor<4x2x6xf32>, tensor<4x2x1xf32>, tensor<4x2x6xf32>
 }
 
 func.func @optimizers(%w: tensor<4x6xf32> {dist.sharding = #dist.sharding<@m, [["a"], ["b"]]>}, %g: tensor<4x6xf32>,

@@ -16,7 +16,7 @@
 // CHECK: dist.transpose {{.*}}test.sharding_rule = "([i, j, k]) -> ([j, i, k]) linear={0}"
 // CHECK: dist.reshape {{.*}}test.sharding_rule = "([i, j, k]) -> ([i, k]) reduction={j} whole={j} linear={0}"
 // CHECK: dist.concat {{.*}}test.sharding_rule = "([i, j], [i, j]) -> ([i, j]) whole={j} linear={0, 1}"
-// CHECK: dist.cross_entropy {{.*}}test.sharding_rule = "([i, j], [i]) -> ([]) reduction={i, j} whole={j} mean={i}"
+// CHECK: dist.cross_entropy {{.*}}test.sharding_rule = "([i, j], [i]) -> ([]) reduction={i, j} mean={i} expands={j}"
 // CHECK: dist.all_reduce {{.*}}test.sharding_rule = "none: 'dist.all_reduce' op has no sharding rule"
 func.func @rules(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>,
                  %a: tensor<2x8x32xf32>, %v: tensor<32xf32>, %labels: tensor<8xi64>,

@@ -237,6 +237,21 @@ TEST(Gradients, TakeScatterAdds) {
                "does not hold indices");
 }
 
+TEST(Gradients, TakeBlockScattersIntoItsBlock) {
+  // The blocks' gradients of a table cut in two are the halves of the whole
+  // table's gradient.
+  HostTensor ids = HostTensor::fromValues(ElementType::I64, {3}, {3, 0, 3});
+  HostTensor dy = random("dy", {3, 2});
+  HostTensor whole, low, high;
+  ASSERT_OK(k::takeGrad(dy, ids, 0, 4, whole));
+  ASSERT_OK(k::takeGradBlock(dy, ids, 0, 2, 0, low));
+  ASSERT_OK(k::takeGradBlock(dy, ids, 0, 2, 1, high));
+  HostTensor joined;
+  ASSERT_OK(k::concat({&low, &high}, 0, joined));
+  for (int64_t i = 0; i < whole.getNumElements(); ++i)
+    EXPECT_DOUBLE_EQ(joined.getAsDouble(i), whole.getAsDouble(i));
+}
+
 TEST(Gradients, Convolution) {
   k::ConvOptions options;
   options.strides = {2, 1};

@@ -124,6 +124,18 @@ TEST(Reduce, SumAndMeanOverAxes) {
   EXPECT_ERROR(k::reduceSum(x, {2}, false, out), "out of range");
 }
 
+TEST(Reduce, MaxOverAxes) {
+  HostTensor x = makeTensor({2, 3}, {1, -2, 3, -4, 5, -6});
+  HostTensor out;
+  ASSERT_OK(k::reduceMax(x, {0}, false, out));
+  expectTensor(out, {3}, {1, 5, 3});
+  ASSERT_OK(k::reduceMax(x, {1}, true, out));
+  expectTensor(out, {2, 1}, {3, 5});
+  HostTensor negative = makeTensor({2}, {-3, -1});
+  ASSERT_OK(k::reduceMax(negative, {0}, false, out));
+  expectTensor(out, {}, {-1});
+}
+
 TEST(CrossEntropy, OnnxSemantics) {
   // Two samples, three classes.
   HostTensor logits = makeTensor({2, 3}, {1, 2, 3, 0, 0, 0}, ElementType::F64);

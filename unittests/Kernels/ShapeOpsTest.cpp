@@ -129,6 +129,27 @@ TEST(Take, GathersRowsAndWrapsNegatives) {
                "indices must be i64 or i32");
 }
 
+TEST(Take, BlockLooksUpItsRowsAndZerosTheOthers) {
+  // Block 1 of a [6, 2] table cut into three blocks of two rows: rows 2, 3.
+  HostTensor block = iota({2, 2});
+  HostTensor ids = makeTensor({4}, {3, 0, 2, 5}, ElementType::I64);
+  HostTensor out;
+  ASSERT_OK(k::takeBlock(block, ids, 0, 1, out));
+  expectTensor(out, {4, 2}, {2, 3, 0, 0, 0, 1, 0, 0});
+  EXPECT_ERROR(k::takeBlock(block, ids, 0, -1, out), "negative block");
+}
+
+TEST(OneHot, MarksTheClassInItsBlock) {
+  HostTensor ids = makeTensor({3}, {1, 4, 2}, ElementType::I64);
+  HostTensor out;
+  ASSERT_OK(k::oneHot(ids, 3, -1, 0, ElementType::F32, out));
+  expectTensor(out, {3, 3}, {0, 1, 0, 0, 0, 0, 0, 0, 1});
+  // Block 1 of three classes holds classes 3..5; the class axis first.
+  ASSERT_OK(k::oneHot(ids, 3, 0, 1, ElementType::F32, out));
+  expectTensor(out, {3, 3}, {0, 0, 0, 0, 1, 0, 0, 0, 0});
+  EXPECT_ERROR(k::oneHot(ids, 3, 2, 0, ElementType::F32, out), "out of range");
+}
+
 TEST(Expand, BroadcastsBothWays) {
   HostTensor out;
   ASSERT_OK(k::expand(makeTensor({3, 1}, {1, 2, 3}), {2, 1, 2}, out));

@@ -218,11 +218,14 @@ TEST_F(ShardingIRTest, WholeDimsAndNormalizedLoops) {
   ASSERT_TRUE(succeeded(mean));
   const auto &sample = mean->loops[mean->operandDims[0][0]];
   EXPECT_TRUE(sample.splittable && sample.normalized);
-  EXPECT_FALSE(mean->loops[mean->operandDims[0][1]].splittable);
+  // The classes split only through the vocabulary-parallel expansion.
+  const auto &classes = mean->loops[mean->operandDims[0][1]];
+  EXPECT_TRUE(classes.splittable && classes.expands);
   // Weighted: the divisor depends on every label.
   FailureOr<ShardingRule> weighted = getShardingRule(ops[2]);
   ASSERT_TRUE(succeeded(weighted));
   EXPECT_FALSE(weighted->loops[weighted->operandDims[0][0]].splittable);
+  EXPECT_FALSE(weighted->loops[weighted->operandDims[0][1]].splittable);
 }
 
 TEST_F(ShardingIRTest, DeriveAssignsPartialAxesToReductionLoops) {

@@ -75,6 +75,8 @@ private:
   mlir::LogicalResult runCompute(mlir::Operation *op, Environment &values);
   mlir::LogicalResult runCommunication(mlir::Operation *op,
                                        Environment &values);
+  /// dist.group_rank: each device's position in its group.
+  mlir::LogicalResult runGroupRank(mlir::Operation *op, Environment &values);
   mlir::LogicalResult define(mlir::Operation *op, mlir::Value value,
                              PlacedValue placed, Environment &values);
 

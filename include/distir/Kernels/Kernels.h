@@ -137,6 +137,17 @@ Status pad(const HostTensor &x, const Shape &low, const Shape &high,
 /// indices.shape + data.shape[axis+1:]; negative indices wrap once.
 Status take(const HostTensor &data, const HostTensor &indices, int64_t axis,
             HostTensor &result);
+/// take from one block of a table cut into equal blocks along `axis`: `data`
+/// is block number `block`, so index i selects its slice
+/// i - block * data.shape[axis], and indices outside the block select zeros
+/// (Megatron-LM's VocabParallelEmbedding). Negative indices do not wrap.
+Status takeBlock(const HostTensor &data, const HostTensor &indices,
+                 int64_t axis, int64_t block, HostTensor &result);
+/// ONNX OneHot of `indices` (i64 or i32) as `elementType`: the class axis of
+/// `depth` inserted at `axis` (normalized, of the result's rank), 1 at class
+/// `index - block * depth`, 0 elsewhere (also for indices outside the block).
+Status oneHot(const HostTensor &indices, int64_t depth, int64_t axis,
+              int64_t block, ElementType elementType, HostTensor &result);
 /// ONNX Expand: broadcast x with `shape` (bidirectionally).
 Status expand(const HostTensor &x, const Shape &shape, HostTensor &result);
 
@@ -144,13 +155,15 @@ Status expand(const HostTensor &x, const Shape &shape, HostTensor &result);
 // Reductions and losses
 //===----------------------------------------------------------------------===//
 
-/// Sum / mean over `axes` (no repeats). An empty list reduces nothing (the
-/// dialect's shape rule; ONNX's noop_with_empty_axes = 1): list every dim to
-/// reduce them all. keepDims keeps reduced dims as size 1.
+/// Sum / mean / maximum over `axes` (no repeats). An empty list reduces nothing
+/// (the dialect's shape rule; ONNX's noop_with_empty_axes = 1): list every dim
+/// to reduce them all. keepDims keeps reduced dims as size 1.
 Status reduceSum(const HostTensor &x, const Shape &axes, bool keepDims,
                  HostTensor &result);
 Status reduceMean(const HostTensor &x, const Shape &axes, bool keepDims,
                   HostTensor &result);
+Status reduceMax(const HostTensor &x, const Shape &axes, bool keepDims,
+                 HostTensor &result);
 
 enum class LossReduction { Mean, Sum, None };
 struct CrossEntropyOptions {
@@ -247,6 +260,11 @@ Status mseLossGrad(const HostTensor &dloss, const HostTensor &pred,
 /// dy.shape[axis + indices.rank:].
 Status takeGrad(const HostTensor &dy, const HostTensor &indices, int64_t axis,
                 int64_t dimSize, HostTensor &ddata);
+/// takeGrad into block number `block` (of dimSize slices) of the table's
+/// gradient: indices outside the block add nothing.
+Status takeGradBlock(const HostTensor &dy, const HostTensor &indices,
+                     int64_t axis, int64_t dimSize, int64_t block,
+                     HostTensor &ddata);
 Status convGradInput(const HostTensor &dy, const HostTensor &w,
                      const ConvOptions &options, const Shape &inputShape,
                      HostTensor &dx);

@@ -88,10 +88,17 @@ func.func @forward(%x: tensor<2x8x16xf32>, %w: tensor<16x32xf32>, %v: tensor<32x
   %27 = dist.pad %26#1 {low = array<i64: 1, 0>, high = array<i64: 1, 2>, interior = array<i64: 1, 1>} : (tensor<4x6xf32>) -> tensor<9x13xf32>
   // CHECK: dist.take {{.*}} : (tensor<100x16xf32>, tensor<2x8xi64>) -> tensor<2x8x16xf32>
   %28 = dist.take %table, %i {axis = 0} : (tensor<100x16xf32>, tensor<2x8xi64>) -> tensor<2x8x16xf32>
+  // CHECK: dist.take {{.*}} : (tensor<100x16xf32>, tensor<2x8xi64>, tensor<i64>) -> tensor<2x8x16xf32>
+  %block = dist.constant dense<1> : tensor<i64>
+  %take_block = dist.take %table, %i, %block : (tensor<100x16xf32>, tensor<2x8xi64>, tensor<i64>) -> tensor<2x8x16xf32>
   // CHECK: dist.expand {{.*}} -> tensor<3x2x8x32xf32>
   %29 = dist.expand %v {shape = array<i64: 3, 2, 8, 1>} : (tensor<32xf32>) -> tensor<3x2x8x32xf32>
   // CHECK: dist.reduce_sum {{.*}} {axes = array<i64: 0, -1>} : (tensor<3x2x8x32xf32>) -> tensor<2x8xf32>
   %30 = dist.reduce_sum %29 {axes = array<i64: 0, -1>} : (tensor<3x2x8x32xf32>) -> tensor<2x8xf32>
+  // CHECK: dist.reduce_max {{.*}} {axes = array<i64: -1>, keepdims} : (tensor<3x2x8x32xf32>) -> tensor<3x2x8x1xf32>
+  %max = dist.reduce_max %29 {axes = array<i64: -1>, keepdims} : (tensor<3x2x8x32xf32>) -> tensor<3x2x8x1xf32>
+  // CHECK: dist.one_hot {{.*}} {depth = 16 : i64, element_type = f32} : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8x16xf32>
+  %hot = dist.one_hot %i, %block {depth = 16, element_type = f32} : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8x16xf32>
   // CHECK: dist.reduce_mean {{.*}} {axes = array<i64: 1>, keepdims} : (tensor<2x8xf32>) -> tensor<2x1xf32>
   %31 = dist.reduce_mean %30 {axes = array<i64: 1>, keepdims} : (tensor<2x8xf32>) -> tensor<2x1xf32>
   // CHECK: dist.cross_entropy {{.*}} : (tensor<2x8x32xf32>, tensor<2x8xi64>) -> tensor<f32>
@@ -172,6 +179,8 @@ func.func @backward(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>, %g: tensor<8xf32>
 func.func @communication(%x: tensor<8x16xf32, #dist.devices<[0:4]>>, %r: tensor<8x16xf32, #dist.devices<[0, 2]>>) {
   // CHECK: dist.send %{{.*}} to [4:8] : tensor<8x16xf32, #dist.devices<[0:4]>> -> tensor<8x16xf32, #dist.devices<[4:8]>>
   %0 = dist.send %x to [4:8] : tensor<8x16xf32, #dist.devices<[0:4]>> -> tensor<8x16xf32, #dist.devices<[4:8]>>
+  // CHECK: dist.group_rank groups {{\[\[}}0, 2], [1, 3]] : tensor<i64, #dist.devices<[0:4]>>
+  %rank = dist.group_rank groups [[0, 2], [1, 3]] : tensor<i64, #dist.devices<[0:4]>>
   // CHECK: dist.all_reduce %{{.*}} sum groups {{\[\[}}0:2], [2:4]]
   %1 = dist.all_reduce %x sum groups [[0, 1], [2, 3]] : tensor<8x16xf32, #dist.devices<[0:4]>> -> tensor<8x16xf32, #dist.devices<[0:4]>>
   // CHECK: dist.all_reduce %{{.*}} max groups {{\[\[}}0:4]]

@@ -543,12 +543,21 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+/// The block operand of take and take_grad, when present, is a scalar.
+static LogicalResult checkBlockIndex(const Inference &inf, Value block) {
+  if (block && tensorOf(block).getRank() != 0)
+    return inf.error("block must be a rank-0 index, got ", block.getType());
+  return success();
+}
+
 LogicalResult TakeOp::inferReturnTypes(MLIRContext *context,
                                        std::optional<Location> location,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(TakeOp);
   auto input = tensorOf(adaptor.getInput());
+  if (failed(checkBlockIndex(inf, adaptor.getBlock())))
+    return failure();
   FailureOr<shapes::Shape> shape =
       check(inf, shapes::inferTake(input.getShape(),
                                    tensorOf(adaptor.getIndices()).getShape(),
@@ -571,6 +580,8 @@ LogicalResult TakeGradOp::inferReturnTypes(MLIRContext *context,
                                            SmallVectorImpl<Type> &types) {
   INFER_CONTEXT(TakeGradOp);
   auto grad = tensorOf(adaptor.getGrad());
+  if (failed(checkBlockIndex(inf, adaptor.getBlock())))
+    return failure();
   auto indices = tensorOf(adaptor.getIndices());
   FailureOr<shapes::Shape> shape =
       check(inf, shapes::inferTakeGrad(grad.getShape(), indices.getShape(),
@@ -581,6 +592,30 @@ LogicalResult TakeGradOp::inferReturnTypes(MLIRContext *context,
     return failure();
   types.push_back(
       makeTensor(*shape, grad.getElementType(), grad.getEncoding()));
+  return success();
+}
+
+LogicalResult OneHotOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  INFER_CONTEXT(OneHotOp);
+  auto indices = tensorOf(adaptor.getIndices());
+  if (failed(checkBlockIndex(inf, adaptor.getBlock())))
+    return failure();
+  int64_t depth = (int64_t)adaptor.getDepth();
+  if (depth < 0)
+    return inf.error("depth must not be negative, got ", depth);
+  Type elementType = adaptor.getElementType();
+  if (!isa<FloatType>(elementType))
+    return inf.error("element_type must be a float type, got ", elementType);
+  FailureOr<int64_t> axis =
+      normalizeAxis(inf, (int64_t)adaptor.getAxis(), indices.getRank() + 1);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(indices.getShape());
+  shape.insert(shape.begin() + *axis, depth);
+  types.push_back(makeTensor(shape, elementType, indices.getEncoding()));
   return success();
 }
 
@@ -1010,6 +1045,18 @@ LogicalResult MeshOp::verify() {
 //===----------------------------------------------------------------------===//
 // Communication
 //===----------------------------------------------------------------------===//
+
+LogicalResult GroupRankOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  INFER_CONTEXT(GroupRankOp);
+  types.push_back(makeTensor({}, IntegerType::get(context, 64),
+                             adaptor.getGroups().getUnion()));
+  return success();
+}
+// Known at launch: nothing is computed or stored by a kernel.
+int64_t GroupRankOp::getBytesWritten() { return 0; }
 
 /// The operand of a communication op must be placed; returns its type.
 static FailureOr<RankedTensorType>

@@ -367,16 +367,33 @@ LogicalResult PadOp::buildShardingLoops(ShardingRule &rule) {
   return success();
 }
 
+/// The loops of a take table's (or take_grad result's) dims: the gathered
+/// axis splits only through the masked lookup of the local expansion, and
+/// only for floats (the blocks' results are summed).
+static SmallVector<int64_t> takeTableLoops(Rule &rule, RankedTensorType table,
+                                           int64_t axis) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0; d < table.getRank(); ++d)
+    dims.push_back(d != axis ? rule.addLoop()
+                   : isa<FloatType>(table.getElementType())
+                       ? rule.addExpandingLoop()
+                       : rule.addLoop(/*splittable=*/false));
+  return dims;
+}
+
 LogicalResult TakeOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType input = getInput().getType();
   int64_t axis =
       shapes::normalizeVerifiedAxis((int64_t)getAxis(), input.getRank());
-  // The gathered axis is indexed by data: every device needs all of it.
-  SmallVector<int64_t> inputDims = loopsExcept(rule, input.getRank(), {axis});
+  // Split along the gathered axis, each device looks up the rows of its
+  // block (zeros elsewhere): the axis is a sum reduction of the result.
+  SmallVector<int64_t> inputDims = takeTableLoops(rule, input, axis);
   SmallVector<int64_t> indexDims =
       rule.addLoops(getIndices().getType().getRank());
   rule.addOperand(inputDims);
   rule.addOperand(indexDims);
+  if (getBlock())
+    rule.addOperand({});
   SmallVector<int64_t> resultDims(
       ArrayRef<int64_t>(inputDims).take_front(axis));
   llvm::append_range(resultDims, indexDims);
@@ -385,12 +402,35 @@ LogicalResult TakeOp::buildShardingLoops(ShardingRule &rule) {
   return success();
 }
 
+/// The block a device holds of a value split over `groups`: its rank in its
+/// group.
+static Value buildBlockIndex(OpBuilder &builder, Location loc,
+                             DeviceGroupsAttr groups) {
+  Type i64 = builder.getI64Type();
+  return GroupRankOp::create(
+      builder, loc, RankedTensorType::get({}, i64, groups.getUnion()), groups);
+}
+
+FailureOr<SmallVector<Value>>
+TakeOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
+                            const LocalExpansion &expansion) {
+  int64_t axis = shapes::normalizeVerifiedAxis((int64_t)getAxis(),
+                                               getInput().getType().getRank());
+  if (getBlock() || !expansion.isSplit(axis))
+    return emitOpError("has no local form for this split");
+  Value block = buildBlockIndex(builder, getLoc(), expansion.loopGroups[axis]);
+  Value local =
+      TakeOp::create(builder, getLoc(), operands[0], operands[1], axis, block);
+  return SmallVector<Value>{local};
+}
+
 LogicalResult TakeGradOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType result = getType();
   int64_t axis =
       shapes::normalizeVerifiedAxis((int64_t)getAxis(), result.getRank());
   int64_t indexRank = getIndices().getType().getRank();
-  SmallVector<int64_t> resultDims = loopsExcept(rule, result.getRank(), {axis});
+  // Split along the take axis, each device scatters into its block only.
+  SmallVector<int64_t> resultDims = takeTableLoops(rule, result, axis);
   SmallVector<int64_t> indexDims = rule.addLoops(indexRank);
   // The scatter-add sums over the index dims: split, they leave partials.
   SmallVector<int64_t> gradDims(ArrayRef<int64_t>(resultDims).take_front(axis));
@@ -398,8 +438,24 @@ LogicalResult TakeGradOp::buildShardingLoops(ShardingRule &rule) {
   llvm::append_range(gradDims, ArrayRef(resultDims).drop_front(axis + 1));
   rule.addOperand(gradDims);
   rule.addOperand(indexDims);
+  if (getBlock())
+    rule.addOperand({});
   rule.addResult(resultDims);
   return success();
+}
+
+FailureOr<SmallVector<Value>>
+TakeGradOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
+                                const LocalExpansion &expansion) {
+  int64_t axis =
+      shapes::normalizeVerifiedAxis((int64_t)getAxis(), getType().getRank());
+  if (getBlock() || !expansion.isSplit(axis))
+    return emitOpError("has no local form for this split");
+  Value block = buildBlockIndex(builder, getLoc(), expansion.loopGroups[axis]);
+  int64_t localSize = expansion.resultTypes[0].getDimSize(axis);
+  Value local = TakeGradOp::create(builder, getLoc(), operands[0], operands[1],
+                                   axis, localSize, block);
+  return SmallVector<Value>{local};
 }
 
 LogicalResult ExpandOp::buildShardingLoops(ShardingRule &rule) {
@@ -417,15 +473,18 @@ LogicalResult ExpandOp::buildShardingLoops(ShardingRule &rule) {
 
 /// Reduced dims are loops absent from the result (kept dims of size 1 map to
 /// none); `mean` marks them normalized.
+/// `max` keeps the reduced dims whole: a maximum of blocks is no sum.
 static void buildReduceRule(Rule &rule, RankedTensorType input,
-                            ArrayRef<int64_t> axes, bool keepdims, bool mean) {
+                            ArrayRef<int64_t> axes, bool keepdims, bool mean,
+                            bool max = false) {
   int64_t rank = input.getRank();
   SmallVector<bool> reduced(rank, false);
   for (int64_t axis : axes)
     reduced[shapes::normalizeVerifiedAxis(axis, rank)] = true;
   SmallVector<int64_t> loops, resultDims;
   for (int64_t d = 0; d < rank; ++d) {
-    loops.push_back(rule.addLoop(/*splittable=*/true, mean && reduced[d]));
+    loops.push_back(
+        rule.addLoop(/*splittable=*/!(max && reduced[d]), mean && reduced[d]));
     if (!reduced[d])
       resultDims.push_back(loops.back());
     else if (keepdims)
@@ -447,9 +506,33 @@ LogicalResult ReduceMeanOp::buildShardingLoops(ShardingRule &rule) {
   return success();
 }
 
-/// Loops of cross_entropy's logits: the class axis whole; the sample loops
-/// normalized for a mean. A mean with weights or an ignore_index divides by
-/// a data-dependent count that one device cannot know: samples stay whole.
+LogicalResult ReduceMaxOp::buildShardingLoops(ShardingRule &rule) {
+  buildReduceRule(rule, getInput().getType(), getAxes(), getKeepdims(),
+                  /*mean=*/false, /*max=*/true);
+  return success();
+}
+
+LogicalResult OneHotOp::buildShardingLoops(ShardingRule &rule) {
+  RankedTensorType result = getType();
+  int64_t axis =
+      shapes::normalizeVerifiedAxis((int64_t)getAxis(), result.getRank());
+  SmallVector<int64_t> indexDims =
+      rule.addLoops(getIndices().getType().getRank());
+  SmallVector<int64_t> resultDims(indexDims);
+  resultDims.insert(resultDims.begin() + axis,
+                    rule.addLoop(/*splittable=*/false));
+  rule.addOperand(indexDims);
+  if (getBlock())
+    rule.addOperand({});
+  rule.addResult(resultDims);
+  return success();
+}
+
+/// Loops of cross_entropy's logits: the sample loops normalized for a mean.
+/// A mean with weights or an ignore_index divides by a data-dependent count
+/// that one device cannot know: samples stay whole. The class axis splits
+/// through the local expansion (Megatron-LM's vocabulary-parallel cross
+/// entropy), which handles neither weights nor ignored samples.
 static SmallVector<int64_t>
 crossEntropyLoops(Rule &rule, int64_t rank, int64_t classAxis,
                   LossReduction reduction, bool dataDependentMean,
@@ -458,7 +541,8 @@ crossEntropyLoops(Rule &rule, int64_t rank, int64_t classAxis,
   SmallVector<int64_t> loops;
   for (int64_t d = 0; d < rank; ++d) {
     if (d == classAxis) {
-      loops.push_back(rule.addLoop(/*splittable=*/false));
+      loops.push_back(dataDependentMean ? rule.addLoop(/*splittable=*/false)
+                                        : rule.addExpandingLoop());
       continue;
     }
     loops.push_back(rule.addLoop(/*splittable=*/!(mean && dataDependentMean),
@@ -505,6 +589,162 @@ LogicalResult CrossEntropyGradOp::buildShardingLoops(ShardingRule &rule) {
     rule.addOperand({loops[classAxis]});
   rule.addResult(loops);
   return success();
+}
+
+/// What the vocabulary-parallel cross entropy (Megatron-LM's
+/// _VocabParallelCrossEntropy) derives from a device's block of logits: the
+/// logits shifted by the global maximum of each sample, and the global sum of
+/// their exponentials (both with the class axis kept as size 1).
+struct ClassNormalizers {
+  Value shifted, sumExp;
+};
+
+/// The normalizers of `logits` split along `classAxis` over `groups`: an
+/// all_reduce max and an all_reduce sum. A gradient reuses those of its
+/// loss (Megatron-LM keeps the softmax for backward) through
+/// `expansion.shared`.
+static ClassNormalizers getClassNormalizers(OpBuilder &builder, Location loc,
+                                            Value logits, int64_t classAxis,
+                                            DeviceGroupsAttr groups,
+                                            const LocalExpansion &expansion) {
+  std::pair<StringRef, Value> key{"cross_entropy.normalizers", logits};
+  if (expansion.shared) {
+    auto it = expansion.shared->find(key);
+    if (it != expansion.shared->end())
+      return {it->second[0], it->second[1]};
+  }
+  SmallVector<int64_t, 1> classAxes{classAxis};
+  Value localMax = ReduceMaxOp::create(builder, loc, logits, classAxes,
+                                       /*keepdims=*/true);
+  Value max =
+      AllReduceOp::create(builder, loc, localMax, groups, ReductionKind::max);
+  Value shifted = SubOp::create(builder, loc, logits, max);
+  Value exps = ExpOp::create(builder, loc, shifted);
+  Value localSum = ReduceSumOp::create(builder, loc, exps, classAxes,
+                                       /*keepdims=*/true);
+  Value sumExp =
+      AllReduceOp::create(builder, loc, localSum, groups, ReductionKind::sum);
+  if (expansion.shared)
+    (*expansion.shared)[key] = {shifted, sumExp};
+  return {shifted, sumExp};
+}
+
+/// A scalar constant of `like`'s element type, placed like it.
+static Value buildScalar(OpBuilder &builder, Location loc, Value like,
+                         double value) {
+  RankedTensorType type = tensorType(like);
+  auto scalarType = RankedTensorType::get({}, type.getElementType());
+  auto attr = DenseElementsAttr::get(
+      scalarType, FloatAttr::get(type.getElementType(), value));
+  return ConstantOp::create(builder, loc, attr, getPlacement(type));
+}
+
+/// 1 at each sample's label within the device's block of classes.
+static Value buildLabelMask(OpBuilder &builder, Location loc, Value labels,
+                            Value logits, int64_t classAxis,
+                            DeviceGroupsAttr groups) {
+  RankedTensorType type = tensorType(logits);
+  Value block = buildBlockIndex(builder, loc, groups);
+  return OneHotOp::create(builder, loc, labels, block,
+                          (uint64_t)type.getDimSize(classAxis),
+                          (uint64_t)classAxis, type.getElementType());
+}
+
+/// What both expansions of a cross entropy split along its classes start
+/// from: the normalizers and the label mask of the device's block.
+struct ClassSplit {
+  int64_t classAxis;
+  DeviceGroupsAttr groups;
+  ClassNormalizers normalizers;
+  Value mask;
+};
+
+static FailureOr<ClassSplit> buildClassSplit(Operation *op, OpBuilder &builder,
+                                             Value logits, Value labels,
+                                             int64_t classAxis,
+                                             const LocalExpansion &expansion) {
+  ClassSplit split;
+  split.classAxis =
+      shapes::normalizeVerifiedAxis(classAxis, tensorType(logits).getRank());
+  // The logits' loops are the rule's first, in dimension order.
+  if (!expansion.isSplit(split.classAxis))
+    return op->emitOpError("has no local form for this split");
+  split.groups = expansion.loopGroups[split.classAxis];
+  Location loc = op->getLoc();
+  split.normalizers = getClassNormalizers(builder, loc, logits, split.classAxis,
+                                          split.groups, expansion);
+  split.mask = buildLabelMask(builder, loc, labels, logits, split.classAxis,
+                              split.groups);
+  return split;
+}
+
+FailureOr<SmallVector<Value>>
+CrossEntropyOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
+                                    const LocalExpansion &expansion) {
+  Value logits = operands[0], labels = operands[1];
+  FailureOr<ClassSplit> split = buildClassSplit(
+      *this, builder, logits, labels, (int64_t)getClassAxis(), expansion);
+  if (failed(split))
+    return failure();
+  Location loc = getLoc();
+  // The label's shifted logit on the device that holds it, 0 elsewhere.
+  Value picked =
+      MulOp::create(builder, loc, split->normalizers.shifted, split->mask);
+  Value target = ReduceSumOp::create(builder, loc, picked,
+                                     ArrayRef<int64_t>{split->classAxis},
+                                     /*keepdims=*/false);
+  // Each device adds its share of log(sum): the devices' losses sum to
+  // log(sum) - target, the sample's loss.
+  Value logSum = ReshapeOp::create(
+      builder, loc, LogOp::create(builder, loc, split->normalizers.sumExp),
+      tensorType(labels).getShape());
+  Value share = MulOp::create(
+      builder, loc, logSum,
+      buildScalar(builder, loc, logSum, 1.0 / split->groups.getGroupSize()));
+  Value loss = SubOp::create(builder, loc, share, target);
+  SmallVector<int64_t> samples =
+      llvm::to_vector(llvm::seq<int64_t>(tensorType(labels).getRank()));
+  switch (getReduction()) {
+  case LossReduction::mean:
+    loss = ReduceMeanOp::create(builder, loc, loss, samples, false);
+    break;
+  case LossReduction::sum:
+    loss = ReduceSumOp::create(builder, loc, loss, samples, false);
+    break;
+  case LossReduction::none:
+    break;
+  }
+  return SmallVector<Value>{loss};
+}
+
+FailureOr<SmallVector<Value>>
+CrossEntropyGradOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
+                                        const LocalExpansion &expansion) {
+  Value grad = operands[0], logits = operands[1], labels = operands[2];
+  FailureOr<ClassSplit> split = buildClassSplit(
+      *this, builder, logits, labels, (int64_t)getClassAxis(), expansion);
+  if (failed(split))
+    return failure();
+  Location loc = getLoc();
+  ClassNormalizers normalizers = split->normalizers;
+  Value probs = DivOp::create(builder, loc,
+                              ExpOp::create(builder, loc, normalizers.shifted),
+                              normalizers.sumExp);
+  Value diff = SubOp::create(builder, loc, probs, split->mask);
+  // The loss gradient per sample: a scalar over the local samples' count
+  // for a mean (the partitioner normalizes split samples), per sample for
+  // none.
+  Value scale = grad;
+  if (getReduction() == LossReduction::mean) {
+    int64_t count = tensorType(labels).getNumElements();
+    scale = MulOp::create(builder, loc, grad,
+                          buildScalar(builder, loc, grad, 1.0 / count));
+  } else if (getReduction() == LossReduction::none) {
+    SmallVector<int64_t> kept(tensorType(logits).getShape());
+    kept[split->classAxis] = 1;
+    scale = ReshapeOp::create(builder, loc, grad, kept);
+  }
+  return SmallVector<Value>{MulOp::create(builder, loc, diff, scale)};
 }
 
 LogicalResult MseLossOp::buildShardingLoops(ShardingRule &rule) {

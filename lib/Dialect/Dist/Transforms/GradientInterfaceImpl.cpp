@@ -594,16 +594,15 @@ static LogicalResult buildGradientOf(TakeOp op, OpBuilder &builder,
   RankedTensorType input = op.getInput().getType();
   int64_t axis =
       shapes::normalizeVerifiedAxis((int64_t)op.getAxis(), input.getRank());
-  return setGradients(operandGradients,
-                      {ifFloat(op.getInput(),
-                               [&] {
-                                 return TakeGradOp::create(
-                                            builder, op.getLoc(),
-                                            resultGradients[0], op.getIndices(),
-                                            axis, input.getDimSize(axis))
-                                     .getResult();
-                               }),
-                       Value()});
+  // Indices and the block index have no gradient.
+  SmallVector<Value, 3> grads(op->getNumOperands());
+  grads[0] = ifFloat(op.getInput(), [&] {
+    return TakeGradOp::create(builder, op.getLoc(), resultGradients[0],
+                              op.getIndices(), axis, input.getDimSize(axis),
+                              op.getBlock())
+        .getResult();
+  });
+  return setGradients(operandGradients, grads);
 }
 
 static LogicalResult buildGradientOf(ExpandOp op, OpBuilder &builder,
@@ -839,6 +838,21 @@ static LogicalResult buildGradientOf(BatchNormGradOp op, OpBuilder &,
   return unsupported(op);
 }
 
+// Only the partitioner creates the maximum (for a vocabulary-parallel cross
+// entropy), after autodiff.
+static LogicalResult buildGradientOf(ReduceMaxOp op, OpBuilder &,
+                                     ArrayRef<Value>,
+                                     SmallVectorImpl<Value> &) {
+  return unsupported(op);
+}
+
+static LogicalResult buildGradientOf(OneHotOp op, OpBuilder &, ArrayRef<Value>,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  // Integer operands only: nothing to differentiate.
+  return setGradients(operandGradients,
+                      SmallVector<Value, 2>(op->getNumOperands()));
+}
+
 static LogicalResult buildGradientOf(CrossEntropyGradOp op, OpBuilder &,
                                      ArrayRef<Value>,
                                      SmallVectorImpl<Value> &) {
@@ -872,10 +886,11 @@ static LogicalResult buildGradientOf(TakeGradOp op, OpBuilder &builder,
                                      ArrayRef<Value> resultGradients,
                                      SmallVectorImpl<Value> &operandGradients) {
   // A scatter-add is linear; its adjoint is the gather.
-  return setGradients(operandGradients,
-                      {TakeOp::create(builder, op.getLoc(), resultGradients[0],
-                                      op.getIndices(), op.getAxisAttr()),
-                       Value()});
+  SmallVector<Value, 3> grads(op->getNumOperands());
+  grads[0] =
+      TakeOp::create(builder, op.getLoc(), resultGradients[0], op.getIndices(),
+                     (int64_t)op.getAxis(), op.getBlock());
+  return setGradients(operandGradients, grads);
 }
 
 static LogicalResult buildGradientOf(ConvGradInputOp op, OpBuilder &builder,
@@ -1100,13 +1115,13 @@ void mlir::dist::registerGradientInterfaceExternalModels(
         LogOp, SqrtOp, RsqrtOp, ErfOp, ReluOp, TanhOp, SigmoidOp, GeluOp,
         DropoutOp, CastOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp, BatchNormOp,
         TransposeOp, ReshapeOp, ConcatOp, SliceOp, SplitOp, PadOp, TakeOp,
-        ExpandOp, ReduceSumOp, ReduceMeanOp, CrossEntropyOp, MseLossOp, ConvOp,
-        MaxPoolOp, AvgPoolOp, GlobalAvgPoolOp, ReluGradOp, TanhGradOp,
-        SigmoidGradOp, GeluGradOp, SoftmaxGradOp, LogSoftmaxGradOp,
-        LayerNormGradOp, BatchNormGradOp, CrossEntropyGradOp, MseLossGradOp,
-        TakeGradOp, ConvGradInputOp, ConvGradFilterOp, MaxPoolGradOp,
-        AvgPoolGradOp, SgdUpdateOp, AdamUpdateOp, SendOp, AllReduceOp,
-        AllGatherOp, ReduceScatterOp, AllToAllOp, BroadcastOp, ReduceOp,
-        ScatterOp, GatherOp>(ctx);
+        ExpandOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, OneHotOp,
+        CrossEntropyOp, MseLossOp, ConvOp, MaxPoolOp, AvgPoolOp,
+        GlobalAvgPoolOp, ReluGradOp, TanhGradOp, SigmoidGradOp, GeluGradOp,
+        SoftmaxGradOp, LogSoftmaxGradOp, LayerNormGradOp, BatchNormGradOp,
+        CrossEntropyGradOp, MseLossGradOp, TakeGradOp, ConvGradInputOp,
+        ConvGradFilterOp, MaxPoolGradOp, AvgPoolGradOp, SgdUpdateOp,
+        AdamUpdateOp, SendOp, AllReduceOp, AllGatherOp, ReduceScatterOp,
+        AllToAllOp, BroadcastOp, ReduceOp, ScatterOp, GatherOp>(ctx);
   });
 }

@@ -97,6 +97,18 @@ private:
                 const Layout &from, const Layout &to, const Mesh *mesh);
   Value scale(OpBuilder &builder, Location loc, Value value, int64_t divisor);
   LogicalResult partitionOp(Operation *op);
+  /// Whether the loop sharding splits a loop that only the op's local
+  /// expansion can split.
+  static bool expands(const ShardingRule &rule, const LoopSharding &loops);
+  /// The op on local operands, its shape attributes localized.
+  FailureOr<SmallVector<Value>> buildClone(Operation *op,
+                                           ValueRange localOperands,
+                                           ArrayRef<RankedTensorType> expected);
+  /// The op's own local form (ShardingRuleOpInterface::buildLocalExpansion).
+  FailureOr<SmallVector<Value>>
+  buildExpansion(Operation *op, const ShardingRule &rule,
+                 const LoopSharding &loops, ValueRange localOperands,
+                 ArrayRef<RankedTensorType> expected, const Mesh *mesh);
   void copyHints(Operation *from, Operation *to);
 
   func::FuncOp func;
@@ -115,6 +127,9 @@ private:
   llvm::DenseMap<std::pair<Attribute, const Mesh *>, Layout> layoutCache;
   /// The op whose hints (layer, phase, stage, microbatch) new ops inherit.
   Operation *hintSource = nullptr;
+  /// Values local expansions share (LocalExpansion::shared).
+  llvm::DenseMap<std::pair<StringRef, Value>, SmallVector<Value, 2>>
+      sharedByExpansions;
 };
 
 } // namespace
@@ -287,6 +302,85 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
   return value;
 }
 
+bool Partitioner::expands(const ShardingRule &rule, const LoopSharding &loops) {
+  for (auto [loop, axes] : llvm::enumerate(loops.loops))
+    if (!axes.empty() && rule.loops[loop].expands)
+      return true;
+  return false;
+}
+
+FailureOr<SmallVector<Value>>
+Partitioner::buildClone(Operation *op, ValueRange localOperands,
+                        ArrayRef<RankedTensorType> expected) {
+  IRMapping mapping;
+  mapping.map(op->getOperands(), localOperands);
+  OpBuilder builder(op);
+  Operation *local = builder.clone(*op, mapping);
+  if (failed(localizeShapeAttributes(local, expected))) {
+    local->erase();
+    return failure();
+  }
+  SmallVector<Type> inferred;
+  auto infer = cast<InferTypeOpInterface>(local);
+  if (failed(infer.inferReturnTypes(ctx, local->getLoc(), local->getOperands(),
+                                    local->getRawDictionaryAttrs(),
+                                    local->getPropertiesStorage(),
+                                    local->getRegions(), inferred))) {
+    local->erase();
+    return op->emitOpError("cannot be partitioned: its local form is invalid");
+  }
+  for (auto [r, type] : llvm::enumerate(inferred)) {
+    if (type != expected[r]) {
+      local->erase();
+      return op->emitOpError("partitioned result #")
+             << r << " would be " << type << " but its sharding needs "
+             << expected[r];
+    }
+    local->getResult(r).setType(type);
+  }
+  return SmallVector<Value>(local->getResults());
+}
+
+namespace {
+/// Remembers the ops an expansion inserts, so that they inherit the hints.
+struct InsertedOps : public OpBuilder::Listener {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    ops.push_back(op);
+  }
+  SmallVector<Operation *> ops;
+};
+} // namespace
+
+FailureOr<SmallVector<Value>>
+Partitioner::buildExpansion(Operation *op, const ShardingRule &rule,
+                            const LoopSharding &loops, ValueRange localOperands,
+                            ArrayRef<RankedTensorType> expected,
+                            const Mesh *mesh) {
+  LocalExpansion expansion;
+  for (ArrayRef<int64_t> axes : loops.loops)
+    expansion.loopGroups.push_back(axes.empty() ? DeviceGroupsAttr()
+                                                : groupsOf(mesh, axes));
+  expansion.resultTypes.assign(expected.begin(), expected.end());
+  expansion.shared = &sharedByExpansions;
+  InsertedOps inserted;
+  OpBuilder builder(op, &inserted);
+  FailureOr<SmallVector<Value>> results =
+      cast<ShardingRuleOpInterface>(op).buildLocalExpansion(
+          builder, localOperands, expansion);
+  if (failed(results))
+    return failure();
+  for (Operation *created : inserted.ops)
+    copyHints(op, created);
+  for (auto [r, value] : llvm::enumerate(*results))
+    if (value.getType() != expected[r])
+      return op->emitOpError("partitioned result #")
+             << r << " would be " << value.getType()
+             << " but its sharding needs " << expected[r];
+  LLVM_DEBUG(llvm::dbgs() << "expanded " << op->getName() << " into "
+                          << inserted.ops.size() << " ops\n");
+  return results;
+}
+
 LogicalResult Partitioner::partitionOp(Operation *op) {
   const Mesh *mesh = meshOf(op);
   hintSource = op;
@@ -345,13 +439,13 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   LLVM_DEBUG(llvm::dbgs() << "partitioning " << op->getName() << " at "
                           << op->getLoc() << ": " << *loops << "\n");
 
-  IRMapping mapping;
+  SmallVector<Value> localOperands;
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     FailureOr<Value> local =
         getAs(op, operand, loops->getOperandLayout(*rule, i), mesh);
     if (failed(local))
       return failure();
-    mapping.map(operand, *local);
+    localOperands.push_back(*local);
   }
   SmallVector<RankedTensorType> expected;
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
@@ -363,35 +457,17 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     expected.push_back(*type);
   }
 
-  OpBuilder builder(op);
-  Operation *local = builder.clone(*op, mapping);
-  if (failed(localizeShapeAttributes(local, expected))) {
-    local->erase();
+  FailureOr<SmallVector<Value>> localResults =
+      expands(*rule, *loops)
+          ? buildExpansion(op, *rule, *loops, localOperands, expected, mesh)
+          : buildClone(op, localOperands, expected);
+  if (failed(localResults))
     return failure();
-  }
-  SmallVector<Type> inferred;
-  auto infer = cast<InferTypeOpInterface>(local);
-  if (failed(infer.inferReturnTypes(ctx, local->getLoc(), local->getOperands(),
-                                    local->getRawDictionaryAttrs(),
-                                    local->getPropertiesStorage(),
-                                    local->getRegions(), inferred))) {
-    local->erase();
-    return op->emitOpError("cannot be partitioned: its local form is invalid");
-  }
-  for (auto [r, type] : llvm::enumerate(inferred)) {
-    if (type != expected[r]) {
-      local->erase();
-      return op->emitOpError("partitioned result #")
-             << r << " would be " << type << " but its sharding needs "
-             << expected[r];
-    }
-    local->getResult(r).setType(type);
-  }
 
   int64_t normalization = loops->getNormalization(*rule, *mesh);
-  builder.setInsertionPointAfter(local);
+  OpBuilder builder(op);
   for (auto [r, result] : llvm::enumerate(op->getResults())) {
-    Value value = local->getResult(r);
+    Value value = (*localResults)[r];
     if (normalization > 1 &&
         isa<FloatType>(
             cast<RankedTensorType>(value.getType()).getElementType()))

@@ -352,6 +352,36 @@ LogicalResult Propagator::seed() {
   return success();
 }
 
+/// Whether `loop` splits only through the op's expansion and runs over
+/// results alone (the scatter into a table split along the vocabulary).
+static bool isResultOnlyExpandingLoop(const ShardingRule &rule, int64_t loop) {
+  auto runsOver = [&](const SmallVector<int64_t> &dims) {
+    return llvm::is_contained(dims, loop);
+  };
+  return rule.loops[loop].expands && llvm::any_of(rule.resultDims, runsOver) &&
+         llvm::none_of(rule.operandDims, runsOver);
+}
+
+static bool hasResultOnlyExpandingLoop(const ShardingRule &rule) {
+  return llvm::any_of(
+      llvm::seq<int64_t>(0, rule.loops.size()),
+      [&](int64_t loop) { return isResultOnlyExpandingLoop(rule, loop); });
+}
+
+/// Whether a wished result layout splits such a loop.
+static bool wishesExpansion(const ShardingRule &rule,
+                            ArrayRef<const Layout *> resultHints) {
+  for (auto [r, hint] : llvm::enumerate(resultHints)) {
+    if (!hint)
+      continue;
+    for (auto [dim, loop] : llvm::enumerate(rule.resultDims[r]))
+      if (loop != ShardingRule::kNoLoop && !hint->dims[dim].empty() &&
+          isResultOnlyExpandingLoop(rule, loop))
+        return true;
+  }
+  return false;
+}
+
 FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
   FailureOr<ShardingRule> ruleOr = getShardingRule(op);
   if (failed(ruleOr))
@@ -373,6 +403,25 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
                                         : findHint(result));
     if (resultHints.back())
       sources.push_back({rule.resultDims[r], resultHints.back()});
+  }
+  // A loop that only results run over and only the op's expansion splits
+  // (the scatter into a table split along the vocabulary) takes its split
+  // from the consumers alone: wait for their wish. A wish that does not
+  // split it is ignored, so that the op decides from its operands as it
+  // would without the loop (a scatter of batch-split gradients leaves a
+  // partial sum rather than gathering them).
+  if (!hasAnnotation && hasResultOnlyExpandingLoop(rule)) {
+    bool wished = llvm::any_of(
+        resultHints, [](const Layout *hint) { return hint != nullptr; });
+    if (!force && !wished)
+      return false;
+    if (!wishesExpansion(rule, resultHints)) {
+      sources.resize(sources.size() -
+                     llvm::count_if(resultHints, [](const Layout *hint) {
+                       return hint != nullptr;
+                     }));
+      resultHints.assign(resultHints.size(), nullptr);
+    }
   }
   if (!force && sources.empty())
     return false;

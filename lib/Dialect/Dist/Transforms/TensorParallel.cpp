@@ -16,6 +16,7 @@
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Regex.h"
 
 namespace mlir::dist {
 #define GEN_PASS_DEF_DISTTENSORPARALLEL
@@ -25,12 +26,49 @@ namespace mlir::dist {
 using namespace mlir;
 using namespace mlir::dist;
 
+/// The vocabulary-parallel parameters of Megatron-LM by dist-gen's names,
+/// and the dimension of each that runs over the vocabulary: the word
+/// embedding [V, h] (VocabParallelEmbedding) and the LM head [h, V]
+/// (column-parallel, its cross entropy vocabulary-parallel).
+static constexpr std::pair<StringLiteral, int64_t> kVocabParameters[] = {
+    {"embed.tokens.weight", 0}, {"lm_head.weight", 1}};
+
+/// Whether `size` shards divide the vocabulary of every vocabulary-parallel
+/// parameter of `func` (Megatron pads the vocabulary to a multiple; a
+/// vocabulary that does not divide stays replicated).
+static bool vocabularyDivides(func::FuncOp func, int64_t size) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto name =
+        func.getArgAttrOfType<StringAttr>(i, DistDialect::kNameAttrName);
+    if (!name)
+      continue;
+    for (auto [parameter, dim] : kVocabParameters) {
+      auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
+      if (name.getValue() == parameter &&
+          (!type || type.getRank() <= dim || type.isDynamicDim(dim) ||
+           type.getDimSize(dim) % size != 0))
+        return false;
+    }
+  }
+  return true;
+}
+
 /// The layouts of Megatron-LM (Shoeybi et al. 2019, §3) by dist-gen's names:
 /// MLP fc1 and attention qkv column-parallel, fc2 and proj row-parallel; the
 /// layers of a plain MLP alternate, so that every pair needs one reduction.
-static LayoutMap buildMegatronMap(StringRef axis) {
+/// With `splitVocabulary`, the word embedding and the LM head are split
+/// along the vocabulary (their gradients and optimizer states follow by
+/// name).
+static LayoutMap buildMegatronMap(StringRef axis, bool splitVocabulary) {
   std::string a = axis.str();
   LayoutMap map;
+  if (splitVocabulary)
+    for (auto [parameter, dim] : kVocabParameters) {
+      std::string pattern = "^" + llvm::Regex::escape(parameter);
+      SmallVector<SmallVector<std::string, 1>> dims(2);
+      dims[dim] = {a};
+      map.addEntry(pattern, dims);
+    }
   for (StringRef column : {"\\.attn\\.qkv\\.", "\\.mlp\\.fc1\\."}) {
     map.addEntry((column + "weight").str(), {{}, {a}});
     map.addEntry((column + "bias").str(), {{a}});
@@ -82,7 +120,8 @@ LogicalResult mlir::dist::annotateMegatron(func::FuncOp func, MeshOp meshOp,
     return func.emitError() << "mesh @" << meshOp.getSymName()
                             << " has no axis \"" << axisName << "\"";
   int64_t size = mesh.getAxisSize(*axis);
-  LayoutMap map = buildMegatronMap(axisName);
+  LayoutMap map =
+      buildMegatronMap(axisName, size > 1 && vocabularyDivides(func, size));
   bool matched = false;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     auto name =

@@ -75,6 +75,8 @@ std::string printRule(const ShardingRule &rule) {
                [&](int64_t loop) { return !rule.loops[loop].splittable; });
   printLoopSet(os, "mean", rule,
                [&](int64_t loop) { return rule.loops[loop].normalized; });
+  printLoopSet(os, "expands", rule,
+               [&](int64_t loop) { return rule.loops[loop].expands; });
   if (rule.linearity == ShardingRule::Linearity::Joint) {
     os << " linear={";
     llvm::interleaveComma(rule.linearOperands, os);

@@ -93,6 +93,20 @@ def Dist_ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
       (ins "::mlir::dist::ShardingRule &":$rule), [{}],
       [{ return ::mlir::dist::detail::buildDefaultShardingLoops($_op, rule); }]>,
     InterfaceMethod<
+      "Builds the local form of the op when loops its rule marks `expands` "
+      "are split (a clone on local operands cannot express it): from the "
+      "local `operands`, with the device groups of every split loop in "
+      "`expansion`, returns values of `expansion.resultTypes` laid out as the "
+      "loop sharding says (results partial over the split loops they do not "
+      "have). May insert collectives and device-dependent ops.",
+      "::llvm::FailureOr<::llvm::SmallVector<::mlir::Value>>",
+      "buildLocalExpansion",
+      (ins "::mlir::OpBuilder &":$builder, "::mlir::ValueRange":$operands,
+           "const ::mlir::dist::LocalExpansion &":$expansion), [{}],
+      [{
+        return $_op->emitOpError("has no local form for its split loops");
+      }]>,
+    InterfaceMethod<
       "Describes how the op may be split: its loops and the linearity its "
       "traits state.",
       "::llvm::LogicalResult", "getShardingRule",

@@ -53,13 +53,16 @@ class Dist_OwnMethods<list<Trait> traits> {
 
 // A compute op: runs on every device of its operands' set. `costMethods`
 // names cost methods the op overrides beyond getFlops (bytes of views).
+// `shardingMethods` names sharding methods beyond buildShardingLoops
+// (buildLocalExpansion for ops with expanding loops).
 class Dist_ComputeOp<string mnemonic, list<Trait> traits = [],
-                     list<string> costMethods = []>
+                     list<string> costMethods = [],
+                     list<string> shardingMethods = []>
     : Dist_Op<mnemonic, !listconcat([Pure, Dist_SamePlacement,
         DeclareOpInterfaceMethods<Dist_CostOpInterface,
             !listconcat(Dist_OwnMethods<traits>.cost, costMethods)>,
         DeclareOpInterfaceMethods<Dist_ShardingRuleOpInterface,
-                                  Dist_OwnMethods<traits>.sharding>,
+            !listconcat(Dist_OwnMethods<traits>.sharding, shardingMethods)>,
         Dist_InferRefinableType], traits)> {
   let assemblyFormat =
       "operands attr-dict `:` functional-type(operands, results)";
@@ -284,16 +287,31 @@ def Dist_PadOp : Dist_ComputeOp<"pad", [Dist_DataMovement,
   let results = (outs Dist_Tensor:$result);
 }
 
-def Dist_TakeOp : Dist_ComputeOp<"take", [Dist_DataMovement], ["getBytesRead"]> {
+def Dist_TakeOp : Dist_ComputeOp<"take", [Dist_DataMovement], ["getBytesRead"],
+                                 ["buildLocalExpansion"]> {
   let summary = "Gathers slices along one axis by index (ONNX Gather, numpy.take)";
   let description = [{
     Result shape is `input.shape[:axis] + indices.shape + input.shape[axis+1:]`;
     negative indices count from the end. With `axis = 0` on a `[vocab, hidden]`
     table this is an embedding lookup.
+
+    With `block` (a rank-0 integer), `input` is block number `block` of a
+    table cut into equal blocks along `axis`: index `i` selects the slice
+    `i - block * input.shape[axis]`, indices outside the block select zeros,
+    and negative indices do not wrap. The partitioner builds this form when
+    the table is split along `axis` (Megatron-LM's VocabParallelEmbedding):
+    the blocks' results sum to the lookup in the whole table.
   }];
   let arguments = (ins Dist_Tensor:$input, Dist_IndexTensor:$indices,
+                       Optional<Dist_IndexTensor>:$block,
                        DefaultValuedAttr<I64Attr, "0">:$axis);
   let results = (outs Dist_Tensor:$result);
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$input, "::mlir::Value":$indices,
+                   "int64_t":$axis, CArg<"::mlir::Value", "{}">:$block), [{
+      build($_builder, $_state, input, indices, block, (uint64_t)axis);
+    }]>
+  ];
 }
 
 def Dist_ExpandOp : Dist_ComputeOp<"expand", [Dist_DataMovement]> {
@@ -322,9 +340,30 @@ class Dist_ReduceOp<string mnemonic, string what>
 }
 def Dist_ReduceSumOp : Dist_ReduceOp<"reduce_sum", "a sum">;
 def Dist_ReduceMeanOp : Dist_ReduceOp<"reduce_mean", "a mean">;
+def Dist_ReduceMaxOp : Dist_ReduceOp<"reduce_max", "a maximum">;
+
+def Dist_OneHotOp : Dist_ComputeOp<"one_hot", [Dist_DataMovement]> {
+  let summary = "One-hot encoding of class indices (ONNX OneHot)";
+  let description = [{
+    The result has the shape of `indices` with a class axis of `depth`
+    elements inserted at `axis` (negative: counted in the result), of
+    `element_type`: 1 at the class an index names, 0 elsewhere; indices
+    outside [0, depth) select no class. With `block` (a rank-0 integer), the
+    classes are block number `block` of equal blocks of `depth` classes:
+    index `i` names class `i - block * depth`. The partitioner builds it for
+    the gradient of a cross entropy whose classes are split (Megatron-LM's
+    vocabulary-parallel cross entropy).
+  }];
+  let arguments = (ins Dist_IndexTensor:$indices,
+                       Optional<Dist_IndexTensor>:$block, I64Attr:$depth,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis,
+                       TypeAttr:$element_type);
+  let results = (outs Dist_FloatTensor:$result);
+}
 
 def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy",
-                                          [Dist_FlopsPerElement<6, 0>]> {
+                                          [Dist_FlopsPerElement<6, 0>], [],
+                                          ["buildLocalExpansion"]> {
   let summary = "Softmax cross-entropy loss (ONNX SoftmaxCrossEntropyLoss)";
   let description = [{
     `logits` hold the classes along `class_axis`; `labels` have the shape of
@@ -332,6 +371,12 @@ def Dist_CrossEntropyOp : Dist_ComputeOp<"cross_entropy",
     samples whose label equals `ignore_index` count zero. `mean` divides by
     the sum of the weights of the counted samples (their number without
     weights), `sum` adds, `none` returns the per-sample losses.
+
+    Split along the classes (without weights or `ignore_index`), the
+    partitioner builds Megatron-LM's vocabulary-parallel cross entropy: the
+    maximum and the sum of exponentials of each sample's logits all-reduced
+    over the split, and each device's loss the partial sum
+    `log(sum) / P - (its logit of the label, 0 outside its block)`.
   }];
   let arguments = (ins Dist_FloatTensor:$logits, Dist_IndexTensor:$labels,
       Optional<Dist_FloatTensor>:$weights,
@@ -518,7 +563,8 @@ def Dist_BatchNormGradOp : Dist_ComputeOp<"batch_norm_grad",
 }
 
 def Dist_CrossEntropyGradOp : Dist_ComputeOp<"cross_entropy_grad",
-                                               [Dist_FlopsPerElement<6, 1>]> {
+                                               [Dist_FlopsPerElement<6, 1>], [],
+                                               ["buildLocalExpansion"]> {
   let summary = "Gradient of cross_entropy for the logits";
   let description = "`grad` is the loss gradient: a scalar, or per sample for "
     "`reduction = none`. Other operands and attributes as in cross_entropy.";
@@ -540,13 +586,28 @@ def Dist_MseLossGradOp : Dist_ComputeOp<"mse_loss_grad",
   let results = (outs Dist_FloatTensor:$result);
 }
 
-def Dist_TakeGradOp : Dist_ComputeOp<"take_grad", [Dist_FlopsPerElement<1, 0>]> {
+def Dist_TakeGradOp : Dist_ComputeOp<"take_grad", [Dist_FlopsPerElement<1, 0>],
+                                     [], ["buildLocalExpansion"]> {
   let summary = "Gradient of take: scatter-adds slices back by index";
-  let description = "The result has the shape of take's input, whose `axis` "
-    "had `dim_size` elements.";
+  let description = [{
+    The result has the shape of take's input, whose `axis` had `dim_size`
+    elements. With `block`, the result is block number `block` (of
+    `dim_size` slices) of the gradient of a table cut into equal blocks
+    along `axis`: indices outside the block add nothing (the gradient of
+    take with `block`).
+  }];
   let arguments = (ins Dist_FloatTensor:$grad, Dist_IndexTensor:$indices,
+                       Optional<Dist_IndexTensor>:$block,
                        DefaultValuedAttr<I64Attr, "0">:$axis, I64Attr:$dim_size);
   let results = (outs Dist_FloatTensor:$result);
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$grad, "::mlir::Value":$indices,
+                   "int64_t":$axis, "int64_t":$dimSize,
+                   CArg<"::mlir::Value", "{}">:$block), [{
+      build($_builder, $_state, grad, indices, block, (uint64_t)axis,
+            (uint64_t)dimSize);
+    }]>
+  ];
 }
 
 def Dist_ConvGradInputOp : Dist_ComputeOp<"conv_grad_input"> {
@@ -677,6 +738,30 @@ class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>
       return ::mlir::dist::detail::foldSingletonGroups(getOperation(),
                                                        getGroups(), getInput());
     }
+  }];
+}
+
+def Dist_GroupRankOp : Dist_Op<"group_rank", [Pure, Dist_DataMovement,
+    DeclareOpInterfaceMethods<Dist_CostOpInterface, ["getBytesWritten"]>,
+    Dist_InferRefinableType]> {
+  let summary = "Each device's position in its group: a device-dependent value";
+  let description = [{
+    Device `groups[g][i]` holds `i`, the block it owns of a value split over
+    the mesh axes the groups run along (JAX's `lax.axis_index`, upstream
+    MLIR's `shard.process_multi_index` linearized over those axes). The
+    partitioner creates it for ops whose local form depends on the block a
+    device holds, such as a lookup in a table split along the gathered axis.
+    The result is placed on the union of the groups. It costs nothing: the
+    rank is known when the program is launched, no kernel computes it.
+
+    ```mlir
+    %rank = dist.group_rank groups [[0, 1], [2, 3]] : tensor<i64, #dist.devices<[0:4]>>
+    ```
+  }];
+  let arguments = (ins Dist_DeviceGroupsAttr:$groups);
+  let results = (outs Dist_IndexTensor:$result);
+  let assemblyFormat = [{
+    `groups` custom<DeviceGroups>($groups) attr-dict `:` type($result)
   }];
 }
 

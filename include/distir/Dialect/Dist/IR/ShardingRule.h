@@ -13,8 +13,11 @@
 #ifndef DISTIR_DIALECT_DIST_IR_SHARDINGRULE_H
 #define DISTIR_DIALECT_DIST_IR_SHARDINGRULE_H
 
+#include "distir/Dialect/Dist/IR/DistAttrs.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace mlir::dist {
@@ -31,6 +34,12 @@ struct ShardingRule {
     /// each device's result must be scaled by 1/P to be the global one's
     /// shard (or partial sum).
     bool normalized = false;
+    /// Split, the op's local form is not the op on local shapes: the op
+    /// builds it (ShardingRuleOpInterface::buildLocalExpansion). A lookup in
+    /// a table split along the gathered axis masks the indices outside its
+    /// block; a softmax cross-entropy over split classes all-reduces its
+    /// normalizers.
+    bool expands = false;
   };
 
   /// How pending partial sums on operands may flow to the results without
@@ -55,6 +64,12 @@ struct ShardingRule {
     loops.push_back({splittable, normalized});
     return loops.size() - 1;
   }
+  /// A loop that splits only through the op's local expansion.
+  int64_t addExpandingLoop() {
+    loops.push_back({/*splittable=*/true, /*normalized=*/false,
+                     /*expands=*/true});
+    return loops.size() - 1;
+  }
   /// Appends an operand (or result) whose dims run over `dims`.
   void addOperand(llvm::ArrayRef<int64_t> dims) {
     operandDims.emplace_back(dims.begin(), dims.end());
@@ -69,6 +84,29 @@ struct ShardingRule {
   bool isInResult(int64_t loop, unsigned result) const;
   /// Whether loop `loop` runs over a dimension of some operand or result.
   bool isUsed(int64_t loop) const;
+};
+
+/// What an op's local expansion (ShardingRuleOpInterface::
+/// buildLocalExpansion) knows of its split.
+struct LocalExpansion {
+  /// Per loop of the rule, the device groups the loop is split over (members
+  /// hold its blocks in group order); null when the loop is not split.
+  llvm::SmallVector<DeviceGroupsAttr> loopGroups;
+  /// The local types the expansion's results must have.
+  llvm::SmallVector<RankedTensorType> resultTypes;
+  /// Values one expansion computes and a later one may reuse, by a key the
+  /// ops agree on and the local value they derive from: the gradient of a
+  /// vocab-parallel cross entropy reads the global normalizers its forward
+  /// all-reduced, as Megatron-LM keeps them. Owned by the partitioner; the
+  /// values dominate every later op of the block. Null: nothing is shared.
+  llvm::DenseMap<std::pair<llvm::StringRef, Value>, llvm::SmallVector<Value, 2>>
+      *shared = nullptr;
+
+  /// Whether `loop` is split.
+  bool isSplit(int64_t loop) const {
+    return loop >= 0 && static_cast<size_t>(loop) < loopGroups.size() &&
+           loopGroups[loop];
+  }
 };
 
 /// After the operands of `op` were replaced by local (per-device) values,
