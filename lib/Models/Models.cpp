@@ -103,10 +103,10 @@ std::optional<int64_t> countGptParameters(const GptConfig &c) {
   std::optional<int64_t> perLayer =
       mulAdd(mulAdd(12, c.hidden, 0), c.hidden, mulAdd(13, c.hidden, 0));
   // Plus the final norm (2H), the token embedding [V, H], the LM head [H, V]
-  // and the position embedding [S, H].
+  // unless it is the embedding, and the position embedding [S, H].
   std::optional<int64_t> total =
       mulAdd(c.layers, perLayer, mulAdd(2, c.hidden, 0));
-  total = mulAdd(mulAdd(2, c.vocab, 0), c.hidden, total);
+  total = mulAdd(mulAdd(c.tieEmbeddings ? 1 : 2, c.vocab, 0), c.hidden, total);
   return mulAdd(c.seq, c.hidden, total);
 }
 
@@ -365,7 +365,9 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
   }
   unsigned finalLnWeight = fb.parameter("final_ln.weight", {h});
   unsigned finalLnBias = fb.parameter("final_ln.bias", {h});
-  unsigned lmHead = fb.parameter("lm_head.weight", {h, v});
+  std::optional<unsigned> lmHead;
+  if (!config.tieEmbeddings)
+    lmHead = fb.parameter("lm_head.weight", {h, v});
   Type i64 = IntegerType::get(ctx, 64);
   unsigned tokens = fb.declare("tokens", Role::Data, {b, s}, i64, v);
   unsigned labels = fb.declare("labels", Role::Data, {b, s}, i64, v);
@@ -443,7 +445,11 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
   fb.setOutsideLayers(true);
   x = layerNorm(nameLoc(ctx, "final_ln"), x, finalLnWeight, finalLnBias);
   Location headLoc = nameLoc(ctx, "lm_head");
-  Value logits = MatmulOp::create(builder, headLoc, x, fb.arg(lmHead));
+  // Tied, the head reads the word embedding [V, H] transposed.
+  Value logits =
+      lmHead ? MatmulOp::create(builder, headLoc, x, fb.arg(*lmHead))
+             : MatmulOp::create(builder, headLoc, x, fb.arg(tokenEmbedding),
+                                /*transpose_a=*/false, /*transpose_b=*/true);
   Value loss = CrossEntropyOp::create(builder, nameLoc(ctx, "loss"), logits,
                                       fb.arg(labels), /*weights=*/Value(),
                                       /*class_axis=*/-1, LossReduction::mean,

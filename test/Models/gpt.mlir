@@ -1,6 +1,12 @@
 // RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 | FileCheck %s
 // RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 | dist-opt | FileCheck %s
 // RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 | FileCheck %s --check-prefix=NAMES
+// RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 --untie-embeddings | FileCheck %s --check-prefix=UNTIED
+// RUN: not dist-gen mlp --layers 2 --hidden 16 --batch 2 --untie-embeddings 2>&1 | FileCheck %s --check-prefix=MLP-UNTIED
+
+// UNTIED: %[[HEAD:[^:]*]]: tensor<16x32xf32> {dist.name = "lm_head.weight", dist.role = "parameter"}
+// UNTIED: dist.matmul {{.*}}, %[[HEAD]] {dist.layer = 1 : i64, dist.no_recompute} : (tensor<2x8x16xf32>, tensor<16x32xf32>) -> tensor<2x8x32xf32>
+// MLP-UNTIED: mlp has no option --untie-embeddings
 
 // CHECK-LABEL: func.func @gpt(
 // CHECK-SAME: %[[TOK_EMB:[^:]*]]: tensor<32x16xf32> {dist.name = "embed.tokens.weight", dist.role = "parameter"}
@@ -20,7 +26,6 @@
 // CHECK-SAME: tensor<16xf32> {dist.name = "layers.1.ln1.weight", dist.role = "parameter"}
 // CHECK-SAME: tensor<16xf32> {dist.name = "final_ln.weight", dist.role = "parameter"}
 // CHECK-SAME: tensor<16xf32> {dist.name = "final_ln.bias", dist.role = "parameter"}
-// CHECK-SAME: tensor<16x32xf32> {dist.name = "lm_head.weight", dist.role = "parameter"}
 // CHECK-SAME: %[[TOKENS:[^:]*]]: tensor<2x8xi64> {dist.bound = 32 : i64, dist.name = "tokens", dist.role = "data"}
 // CHECK-SAME: %[[LABELS:[^:]*]]: tensor<2x8xi64> {dist.bound = 32 : i64, dist.name = "labels", dist.role = "data"}
 // CHECK-SAME: -> (tensor<f32> {dist.name = "loss", dist.role = "loss"})
@@ -56,7 +61,8 @@
 // CHECK: dist.softmax {{.*}}dist.layer = 1 : i64
 // CHECK: dist.layer_norm {{.*}} {dist.layer = 1 : i64}
 // CHECK: dist.layer_norm {{.*}} {dist.layer = 1 : i64, dist.no_recompute}
-// CHECK: %[[LOGITS:.*]] = dist.matmul {{.*}} {dist.layer = 1 : i64, dist.no_recompute} : (tensor<2x8x16xf32>, tensor<16x32xf32>) -> tensor<2x8x32xf32>
+// The LM head is the word embedding transposed (tied).
+// CHECK: %[[LOGITS:.*]] = dist.matmul {{.*}}, %[[TOK_EMB]] {dist.layer = 1 : i64, dist.no_recompute, transpose_b} : (tensor<2x8x16xf32>, tensor<32x16xf32>) -> tensor<2x8x32xf32>
 // CHECK: %[[LOSS:.*]] = dist.cross_entropy %[[LOGITS]], %[[LABELS]] {dist.layer = 1 : i64, dist.no_recompute} : (tensor<2x8x32xf32>, tensor<2x8xi64>) -> tensor<f32>
 // CHECK-NEXT: return %[[LOSS]] : tensor<f32>
 

@@ -9,7 +9,7 @@
 // LAYERS: error: pp = 3 is larger than the number of layers (2)
 
 // RUN: not dist-opt %t.train.mlir --dist-parallelize="dp=2 microbatches=3" 2>&1 | FileCheck %s --check-prefix=BATCH
-// BATCH: error: batch size 8 of data argument 29 ('tokens') is not divisible by dp x microbatches = 2 x 3
+// BATCH: error: batch size 8 of data argument 28 ('tokens') is not divisible by dp x microbatches = 2 x 3
 
 // RUN: not dist-opt %t.train.mlir --dist-parallelize="tp=2 layout-map=%S/Inputs/parallelize-unknown-axis.json" 2>&1 | FileCheck %s --check-prefix=AXIS
 // AXIS: error: layout map entry "layers\..*\.mlp\.fc1\.weight" names axis "ep" but mesh @world has axes [pp, dp, tp]

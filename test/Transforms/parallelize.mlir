@@ -55,10 +55,18 @@
 // MESH: dist.all_reduce {{.*}} sum groups {{\[\[}}4:8]] {{.*}}dist.phase = "forward", dist.stage = 1 : i64} : tensor<f32, #dist.devices<[4:8]>>
 // MESH-NOT: groups {{\[\[}}0:4]]
 // MESH-NOT: groups {{\[\[}}4:8]]
-// DP0-COUNT-14: dist.all_reduce {{.*}} sum groups {{\[\[}}0, 2], [1, 3]] {dist.layer = 0 : i64, dist.phase = "optimizer", dist.stage = 0 : i64}
+// The tied word embedding: the lookup's gradient is reduced over dp before
+// the head's, sent back from the last stage, is added to it.
+// DP0: dist.all_reduce {{.*}} sum groups {{\[\[}}0, 2], [1, 3]] {dist.layer = 0 : i64, dist.phase = "backward", dist.stage = 0 : i64} : tensor<32x32xf32
+// DP0-COUNT-13: dist.all_reduce {{.*}} sum groups {{\[\[}}0, 2], [1, 3]] {dist.layer = 0 : i64, dist.phase = "optimizer", dist.stage = 0 : i64}
 // DP0-NOT: dist.microbatch
-// SEND:      to [4:8] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "forward", dist.stage = 0 : i64} : tensor<2x8x32xf32, #dist.devices<[0:4]>>
+// The tied word embedding, read by the head on the last stage, is sent there
+// once per step, and the head's gradient of it comes back once (Megatron-LM
+// keeps a copy on both stages and all-reduces the gradient instead).
+// SEND:      %arg0 to [4:8] {dist.layer = 1 : i64, dist.no_recompute, dist.phase = "forward", dist.stage = 1 : i64} : tensor<32x32xf32, #dist.devices<[0:4]>>
+// SEND-NEXT: to [4:8] {dist.layer = 0 : i64, dist.microbatch = 0 : i64, dist.phase = "forward", dist.stage = 0 : i64} : tensor<2x8x32xf32, #dist.devices<[0:4]>>
 // SEND-NEXT: to [4:8] {dist.layer = 0 : i64, dist.microbatch = 1 : i64, dist.phase = "forward", dist.stage = 0 : i64}
 // SEND-NEXT: to [0:4] {dist.layer = 1 : i64, dist.microbatch = 0 : i64, dist.phase = "backward", dist.stage = 1 : i64}
 // SEND-NEXT: to [0:4] {dist.layer = 1 : i64, dist.microbatch = 1 : i64, dist.phase = "backward", dist.stage = 1 : i64}
+// SEND-NEXT: to [0:4] {dist.layer = 1 : i64, dist.phase = "backward", dist.stage = 1 : i64} : tensor<32x32xf32, #dist.devices<[4:8]>>
 // SEND-NOT: dist.send

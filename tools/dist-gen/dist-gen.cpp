@@ -61,6 +61,11 @@ static cl::opt<int64_t> seqLength("seq", cl::desc("gpt: sequence length"),
 static cl::opt<int64_t> vocab("vocab", cl::desc("gpt: vocabulary size"),
                               cl::sub(mlpCommand), cl::sub(gptCommand),
                               cl::cat(modelCategory));
+static cl::opt<bool> untieEmbeddings(
+    "untie-embeddings",
+    cl::desc("gpt: a separate LM head lm_head.weight [H, V] instead of the "
+             "word embedding transposed"),
+    cl::sub(mlpCommand), cl::sub(gptCommand), cl::cat(modelCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::sub(mlpCommand),
@@ -111,6 +116,8 @@ int main(int argc, char **argv) {
     return fail(Twine(model) + " needs " + missing);
   std::string foreign = isMlp ? findOption({&heads, &seqLength, &vocab}, true)
                               : findOption({&inputDim}, true);
+  if (isMlp && untieEmbeddings.getNumOccurrences())
+    foreign = "--untie-embeddings";
   if (!foreign.empty())
     return fail(Twine(model) + " has no option " + foreign);
 
@@ -144,6 +151,7 @@ int main(int argc, char **argv) {
     config.heads = heads;
     config.seq = seqLength;
     config.vocab = vocab;
+    config.tieEmbeddings = !untieEmbeddings;
     config.batch = batch;
     config.dtype = dtype;
     if ((problem = verifyConfig(config)))

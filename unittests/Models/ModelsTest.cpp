@@ -73,8 +73,18 @@ TEST_F(ModelsTest, GptParametersMatchTheClosedForm) {
   ASSERT_TRUE(succeeded(func));
   EXPECT_TRUE(succeeded(verify(*module)));
   EXPECT_EQ(countElements(*func, "parameter"), getNumParameters(config));
-  // 2 embeddings + 12 per layer + final norm (2) + head.
-  EXPECT_EQ(func->getNumArguments(), 2u + 12 * 3 + 3 + 2);
+  // 2 embeddings + 12 per layer + final norm (2), the head tied to the
+  // word embedding.
+  EXPECT_EQ(func->getNumArguments(), 2u + 12 * 3 + 2 + 2);
+  // Untied, the head is one more parameter [H, V].
+  ModuleOp untiedModule = ModuleOp::create(module->getLoc());
+  module->push_back(untiedModule);
+  config.tieEmbeddings = false;
+  FailureOr<func::FuncOp> untied = buildGpt(untiedModule, config);
+  ASSERT_TRUE(succeeded(untied));
+  EXPECT_EQ(countElements(*untied, "parameter"), getNumParameters(config));
+  EXPECT_EQ(getNumParameters(config) - getNumParameters(smallGpt()),
+            config.hidden * config.vocab);
 }
 
 TEST_F(ModelsTest, Gpt3HasItsPublishedSize) {
@@ -175,7 +185,7 @@ TEST_F(ModelsTest, ParameterNamesAreUniqueAndMatchTheirLayer) {
           << name.str();
   }
   EXPECT_TRUE(names.contains("layers.2.attn.qkv.weight"));
-  EXPECT_TRUE(names.contains("lm_head.weight"));
+  EXPECT_FALSE(names.contains("lm_head.weight")); // Tied to the embedding.
 }
 
 TEST_F(ModelsTest, InvalidConfigurationsAreRejected) {

@@ -49,6 +49,9 @@ struct GptConfig {
   int64_t batch = 0;
   std::string dtype = "f32";
   std::string functionName = "gpt";
+  /// The LM head is the word embedding transposed (GPT-2's and Megatron-LM's
+  /// default) rather than its own lm_head.weight [H, V].
+  bool tieEmbeddings = true;
 };
 
 /// Why the configuration cannot be built (naming the offending option as
