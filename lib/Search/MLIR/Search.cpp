@@ -130,10 +130,14 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
 /// the recompute mode.
 using TemplateKey =
     std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int>;
-/// A stage cut: what its ops are timed on (model, dp, tp, microbatch size,
-/// the template's microbatch count, recompute mode), then pp.
+/// A stage cut: what its ops are timed on (model, microbatch size, the
+/// template's microbatch count, recompute mode, dp: the step of one batch;
+/// then tp), then pp. dp is 1 but for a model pinned to its batch (a .mlir
+/// file): the times per microbatch are those of one replica (data
+/// parallelism only adds the once-per-step gradient reduction, which the cut
+/// leaves out), and one replica's trial has dp times fewer devices.
 using CutKey =
-    std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int, int64_t>;
+    std::tuple<size_t, int64_t, int64_t, int, int64_t, int64_t, int64_t>;
 
 /// The template a configuration is composed from: two microbatches (or its
 /// one), or the whole program.
@@ -155,20 +159,28 @@ TemplateKey getReplicaKey(size_t model, const Configuration &c) {
 
 /// The cut of the configuration's template: the stage cut balances time per
 /// microbatch (StageAssignmentCosts.cpp), the same for any microbatch count.
-CutKey getCutKey(size_t model, const Configuration &c) {
+CutKey getCutKey(const std::vector<ModelSource> &models, size_t model,
+                 const Configuration &c) {
+  bool pinned = models[model].kind == ModelSource::Kind::File;
   return CutKey{model,
-                c.dp,
-                c.tp,
                 c.getMicrobatchSize(),
                 std::min<int64_t>(c.microbatches, 2),
                 int(c.recompute),
+                pinned ? c.dp : 1,
+                c.tp,
                 c.pp};
 }
 
 /// The cut without its pp: one timing serves every stage count.
 auto getTimingKey(const CutKey &key) {
-  auto [model, dp, tp, size, count, recompute, pp] = key;
-  return std::make_tuple(model, dp, tp, size, count, recompute);
+  auto [model, size, count, recompute, dp, tp, pp] = key;
+  return std::make_tuple(model, size, count, recompute, dp, tp);
+}
+
+/// The timing without its tp: the training step it is timed on.
+auto getStepKey(const CutKey &key) {
+  auto [model, size, count, recompute, dp, tp, pp] = key;
+  return std::make_tuple(model, size, count, recompute, dp);
 }
 
 /// A survivor waiting for its evaluation, with its throughput bound.
@@ -389,7 +401,9 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
       keys.size(), threads,
       [&](unsigned thread, size_t i) {
         auto [model, dp, tp, pp, size, count, schedule, recompute] = keys[i];
-        auto times = cutTimes.find({model, dp, tp, size, count, recompute});
+        bool pinned = models[model].kind == ModelSource::Kind::File;
+        auto times =
+            cutTimes.find({model, size, count, recompute, pinned ? dp : 1, tp});
         StatusOr<std::shared_ptr<const PipelineTemplate>> stage =
             getWorker(thread, model)
                 .buildTemplate(dp, tp, pp, size, count, Schedule(schedule),
@@ -413,56 +427,55 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
 }
 
 /// The stage cuts say where the layers go: the ops are timed once per
-/// template shape and cut for every pp.
+/// template shape and cut for every pp (CutKey).
 void SearchDriver::buildStageCuts() {
   std::vector<CutKey> cutKeys;
   for (const Scenario &scenario : scenarios)
     for (const Configuration &c : scenario.survivors)
-      cutKeys.push_back(getCutKey(scenario.model, c));
+      cutKeys.push_back(getCutKey(models, scenario.model, c));
   std::sort(cutKeys.begin(), cutKeys.end());
   cutKeys.erase(std::unique(cutKeys.begin(), cutKeys.end()), cutKeys.end());
-  // Sorted, the keys of one timing are adjacent: [begin, end) per group.
-  std::vector<size_t> groupBegin;
+  // Sorted, the keys of one step are adjacent, and in them those of one
+  // timing: one job per step (a worker differentiates it once).
+  std::vector<size_t> stepBegin;
   for (size_t i = 0; i < cutKeys.size(); ++i)
-    if (i == 0 || getTimingKey(cutKeys[i]) != getTimingKey(cutKeys[i - 1]))
-      groupBegin.push_back(i);
-  groupBegin.push_back(cutKeys.size());
-  std::vector<std::vector<int64_t>> built(cutKeys.size());
-  std::vector<std::string> errors(cutKeys.size());
-  std::vector<std::vector<double>> times(groupBegin.size() - 1);
+    if (i == 0 || getStepKey(cutKeys[i]) != getStepKey(cutKeys[i - 1]))
+      stepBegin.push_back(i);
+  stepBegin.push_back(cutKeys.size());
+  std::vector<StatusOr<std::vector<int64_t>>> built(
+      cutKeys.size(), Status::error("unknown error"));
+  std::vector<std::vector<double>> times(cutKeys.size());
   runParallel(
-      groupBegin.size() - 1, threads,
-      [&](unsigned thread, size_t group) {
-        size_t begin = groupBegin[group], end = groupBegin[group + 1];
-        auto [model, dp, tp, size, count, recompute, pp] = cutKeys[begin];
-        std::vector<int64_t> stageCounts;
-        for (size_t i = begin; i < end; ++i)
-          stageCounts.push_back(std::get<6>(cutKeys[i]));
-        Worker::StageCuts stageCuts =
-            getWorker(thread, model)
-                .getStageCuts(dp, tp, size, count, Recompute(recompute),
-                              stageCounts);
-        times[group] = std::move(stageCuts.times);
-        for (size_t i = begin; i < end; ++i) {
-          StatusOr<std::vector<int64_t>> &cut =
-              stageCuts.stageOfLayer[i - begin];
-          if (cut)
-            built[i] = std::move(*cut);
-          else
-            errors[i] = cut.message().empty() ? "unknown error" : cut.message();
+      stepBegin.size() - 1, threads,
+      [&](unsigned thread, size_t step) {
+        for (size_t begin = stepBegin[step], end = begin;
+             begin < stepBegin[step + 1]; begin = end) {
+          while (end < stepBegin[step + 1] &&
+                 getTimingKey(cutKeys[end]) == getTimingKey(cutKeys[begin]))
+            ++end;
+          auto [model, size, count, recompute, dp, tp, pp] = cutKeys[begin];
+          std::vector<int64_t> stageCounts;
+          for (size_t i = begin; i < end; ++i)
+            stageCounts.push_back(std::get<6>(cutKeys[i]));
+          Worker::StageCuts stageCuts =
+              getWorker(thread, model)
+                  .getStageCuts(dp, tp, size, count, Recompute(recompute),
+                                stageCounts);
+          times[begin] = std::move(stageCuts.times);
+          for (size_t i = begin; i < end; ++i)
+            built[i] = std::move(stageCuts.stageOfLayer[i - begin]);
         }
       },
       nullptr);
   for (size_t i = 0; i < cutKeys.size(); ++i) {
-    if (errors[i].empty())
-      cuts[cutKeys[i]] = std::move(built[i]);
+    if (built[i])
+      cuts[cutKeys[i]] = std::move(*built[i]);
     else
-      cutErrors[cutKeys[i]] = errors[i];
+      cutErrors[cutKeys[i]] =
+          built[i].message().empty() ? "unknown error" : built[i].message();
+    if (!times[i].empty())
+      cutTimes[getTimingKey(cutKeys[i])] = std::move(times[i]);
   }
-  for (size_t group = 0; group + 1 < groupBegin.size(); ++group)
-    if (!times[group].empty())
-      cutTimes[getTimingKey(cutKeys[groupBegin[group]])] =
-          std::move(times[group]);
   reportPhase("stage cuts (" + std::to_string(cutKeys.size()) + ")");
 }
 
@@ -498,7 +511,7 @@ std::vector<std::vector<Candidate>> SearchDriver::boundCandidates() {
     Scenario &scenario = scenarios[s];
     for (size_t i = 0; i < scenario.survivors.size(); ++i) {
       const Configuration &c = scenario.survivors[i];
-      CutKey cutKey = getCutKey(scenario.model, c);
+      CutKey cutKey = getCutKey(models, scenario.model, c);
       if (auto it = cutErrors.find(cutKey); it != cutErrors.end()) {
         scenario.failures[i] = it->second;
         continue;
@@ -625,7 +638,8 @@ SearchDriver::buildRoundTemplates(const std::vector<Candidate> &round) {
     auto it = templates.find(getTemplateKey(scenario.model, c, whole[r]));
     if (it == templates.end() || whole[r])
       continue;
-    const std::vector<int64_t> &cut = cuts.at(getCutKey(scenario.model, c));
+    const std::vector<int64_t> &cut =
+        cuts.at(getCutKey(models, scenario.model, c));
     for (size_t layer = 0; layer < cut.size(); ++layer)
       if (layer < it->second->stageOfLayer.size() &&
           it->second->stageOfLayer[layer] >= 0 && cut[layer] >= 0 &&

@@ -446,26 +446,6 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   return *stage;
 }
 
-/// The stage of each layer index of the staged `func` (-1: no op has it).
-static std::vector<int64_t> readStageOfLayer(func::FuncOp func) {
-  std::vector<int64_t> stageOfLayer;
-  func.walk([&](Operation *op) {
-    auto layer =
-        op->getAttrOfType<IntegerAttr>(dist::DistDialect::kLayerAttrName);
-    std::optional<int64_t> stage = dist::getPipelineStage(op);
-    if (!layer || !stage || layer.getInt() < 0)
-      return;
-    if (int64_t(stageOfLayer.size()) <= layer.getInt())
-      stageOfLayer.resize(layer.getInt() + 1, -1);
-    // Constants are copied to every stage that uses them: the first op of
-    // a layer tells its stage.
-    int64_t &entry = stageOfLayer[layer.getInt()];
-    if (entry < 0)
-      entry = *stage;
-  });
-  return stageOfLayer;
-}
-
 Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
                                        int64_t microbatchSize,
                                        int64_t numMicrobatches,
@@ -476,7 +456,7 @@ Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
     result.stageOfLayer.assign(stageCounts.size(), status);
     return result;
   };
-  // The step dist-parallelize cuts for the configurations' template.
+  // The step of the template's batch.
   StatusOr<ModuleOp> step =
       getTrainingStep(dp * microbatchSize * numMicrobatches, recompute);
   if (!step)
@@ -491,7 +471,6 @@ Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
       *module, "world", {{"pp", mostStages}, {"dp", dp}, {"tp", tp}});
   if (failed(cutOptions) || failed(mesh))
     return failAll(Status::error(errors.take()));
-  // As cutPipelineStages: by time when there is a timer and a pipeline.
   if (cutOptions->opTimer && mostStages > 1) {
     FailureOr<llvm::DenseMap<Operation *, double>> measured =
         dist::measureMicrobatchTimes(func, *mesh, *cutOptions,
@@ -500,18 +479,23 @@ Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
       return failAll(Status::error(errors.take()));
     for (Operation &op : func.getBody().front().without_terminator())
       result.times.push_back(measured->lookup(&op));
-    cutOptions->measuredTimes = result.times;
   }
+  llvm::DenseMap<Operation *, double> times;
+  if (!result.times.empty())
+    for (auto [op, seconds] : llvm::zip_equal(
+             func.getBody().front().without_terminator(), result.times))
+      times[&op] = seconds;
   for (int64_t pp : stageCounts) {
-    // The cut marks the function and copies constants: cut a copy.
-    OpBuilder builder(func);
-    auto copy = cast<func::FuncOp>(builder.clone(*func));
-    cutOptions->numStages = pp;
-    if (succeeded(dist::cutPipelineStages(copy, *mesh, *cutOptions)))
-      result.stageOfLayer.push_back(readStageOfLayer(copy));
+    // As cutPipelineStages: by time when there is a timer and a pipeline.
+    FailureOr<std::vector<int64_t>> cut =
+        times.empty() || pp == 1
+            ? dist::cutPipelineLayers(func, pp)
+            : dist::cutPipelineLayers(
+                  func, pp, [&](Operation *op) { return times.lookup(op); });
+    if (succeeded(cut))
+      result.stageOfLayer.push_back(std::move(*cut));
     else
       result.stageOfLayer.push_back(Status::error(errors.take()));
-    copy.erase();
   }
   return result;
 }

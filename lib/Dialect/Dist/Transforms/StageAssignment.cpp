@@ -92,6 +92,9 @@ public:
                 function_ref<double(Operation *)> opCost)
       : func(func), numStages(numStages), opCost(opCost) {}
   LogicalResult run();
+  /// The stage of each layer index (-1: no op has it), without marking
+  /// anything; empty without hints.
+  FailureOr<std::vector<int64_t>> cutLayers();
 
 private:
   /// Collects the ops, rejecting what the pipeline cannot schedule.
@@ -172,6 +175,20 @@ LogicalResult StageAssigner::run() {
   }
   duplicateConstants();
   return success();
+}
+
+FailureOr<std::vector<int64_t>> StageAssigner::cutLayers() {
+  if (failed(collectOps()) || failed(cutIntoStages()))
+    return failure();
+  std::vector<int64_t> stageOfLayer;
+  for (auto [layer, stage] : layerStage) {
+    if (layer < 0)
+      continue;
+    if ((int64_t)stageOfLayer.size() <= layer)
+      stageOfLayer.resize(layer + 1, -1);
+    stageOfLayer[layer] = stage;
+  }
+  return stageOfLayer;
 }
 
 LogicalResult mlir::dist::pipeline::checkUnplacedStep(func::FuncOp func,
@@ -394,4 +411,10 @@ LogicalResult
 mlir::dist::assignPipelineStages(func::FuncOp func, int64_t numStages,
                                  function_ref<double(Operation *)> opCost) {
   return StageAssigner(func, numStages, opCost).run();
+}
+
+FailureOr<std::vector<int64_t>>
+mlir::dist::cutPipelineLayers(func::FuncOp func, int64_t numStages,
+                              function_ref<double(Operation *)> opCost) {
+  return StageAssigner(func, numStages, opCost).cutLayers();
 }

@@ -149,6 +149,13 @@ LogicalResult
 assignPipelineStages(func::FuncOp func, int64_t numStages,
                      llvm::function_ref<double(Operation *)> opCost = nullptr);
 
+/// The stage assignPipelineStages gives each `dist.layer` index (-1 for
+/// indices no op has; empty for a function without hints), without
+/// changing `func`: what dist-search needs of a cut.
+FailureOr<std::vector<int64_t>>
+cutPipelineLayers(func::FuncOp func, int64_t numStages,
+                  llvm::function_ref<double(Operation *)> opCost = nullptr);
+
 /// Seconds per microbatch that one device of a stage spends on each op of
 /// the unplaced `func` (0 for the work done once per step: optimizer,
 /// gradient reductions), measured with `options.opTimer` on a copy of `func`
