@@ -78,6 +78,11 @@ static cl::opt<std::string> jsonFile("json",
 static cl::opt<std::string> optimizer("optimizer", cl::init("adam"),
                                       cl::desc("Optimizer: adam or sgd"),
                                       cl::cat(searchCategory));
+static cl::opt<std::string>
+    precision("precision", cl::init("auto"),
+              cl::desc("dist-autodiff's precision: auto (mixed for adam on "
+                       "f16/bf16 models), model or mixed"),
+              cl::cat(searchCategory));
 static cl::list<int64_t> microbatches(
     "microbatches", cl::CommaSeparated,
     cl::desc("Microbatch counts to try (default: every divisor of the "
@@ -151,6 +156,7 @@ int main(int argc, char **argv) {
   command.accumulateWithoutPipeline = accumulateWithoutPipeline;
   command.maxMemoryFraction = maxMemoryFraction;
   command.optimizer = optimizer;
+  command.precision = precision;
   command.top = top;
   command.simulateAll = simulateAll;
   command.buildAll = buildAll;

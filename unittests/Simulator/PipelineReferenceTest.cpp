@@ -135,7 +135,7 @@ protected:
     EXPECT_TRUE(succeeded(func));
     auto pm = PassManager::on<ModuleOp>(context.get());
     std::string pipeline =
-        "dist-autodiff{optimizer=adam},dist-parallelize{pp=" +
+        "dist-autodiff{optimizer=adam precision=model},dist-parallelize{pp=" +
         std::to_string(c.pp) +
         " microbatches=" + std::to_string(c.microbatches) + " " + options + "}";
     EXPECT_TRUE(succeeded(parsePassPipeline(pipeline, pm)));

@@ -30,6 +30,7 @@ struct SearchCommand {
   bool accumulateWithoutPipeline = false;
   double maxMemoryFraction = 1.0;
   std::string optimizer = "adam";
+  std::string precision = "auto";
   unsigned top = 10;
   bool simulateAll = false;
   bool buildAll = false;

@@ -71,6 +71,9 @@ struct SearchOptions {
   std::string frameworkSpec = "megatron-core";
   /// dist-autodiff's optimizer: sgd or adam.
   ::mlir::dist::Optimizer optimizer = ::mlir::dist::Optimizer::Adam;
+  /// dist-autodiff's precision: auto (mixed for f16/bf16 models), model or
+  /// mixed.
+  ::mlir::dist::Precision precision = ::mlir::dist::Precision::Auto;
   /// A configuration fits when its peak is at most this fraction of the
   /// device memory.
   double maxMemoryFraction = 1.0;

@@ -120,6 +120,12 @@ bool readOptions(const SearchCommand &command, SearchOptions &options) {
     return !fail("--optimizer must be adam or sgd, got '" + command.optimizer +
                  "'");
   options.optimizer = *optimizer;
+  std::optional<mlir::dist::Precision> precision =
+      mlir::dist::symbolizePrecision(command.precision);
+  if (!precision)
+    return !fail("--precision must be auto, model or mixed, got '" +
+                 command.precision + "'");
+  options.precision = *precision;
   options.top = command.top;
   options.pruneByTime = !command.simulateAll;
   options.buildAll = command.buildAll;

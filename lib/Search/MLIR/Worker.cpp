@@ -82,9 +82,14 @@ PassStep getParallelizeStep(const Configuration &config,
 }
 
 PassStep getAutodiffStep(const SearchOptions &options) {
-  return {"dist-autodiff",
-          "optimizer=" +
-              mlir::dist::stringifyOptimizer(options.optimizer).str()};
+  std::string autodiff =
+      "optimizer=" + mlir::dist::stringifyOptimizer(options.optimizer).str();
+  // auto is dist-autodiff's default: the reproduction commands keep their
+  // spelling.
+  if (options.precision != mlir::dist::Precision::Auto)
+    autodiff +=
+        " precision=" + mlir::dist::stringifyPrecision(options.precision).str();
+  return {"dist-autodiff", autodiff};
 }
 
 PassStep getRecomputeStep(Recompute recompute) {

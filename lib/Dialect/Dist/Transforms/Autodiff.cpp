@@ -35,7 +35,28 @@ struct TrainingOptions {
   Optimizer optimizer = Optimizer::Sgd;
   double learningRate = 0.01;
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  /// As asked; `run` resolves `auto` from the parameters' types.
+  Precision precision = Precision::Auto;
+  GradientPrecision grads = GradientPrecision::Auto;
+  /// Global-norm clipping threshold (0: none) and static loss scale.
+  double clipGrad = 1.0, lossScale = 1.0;
 };
+
+/// Megatron-LM's clip_grad_norm adds this to the norm before dividing.
+constexpr double kClipNormEpsilon = 1e-6;
+
+bool isHalfPrecision(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isF16() || element.isBF16();
+}
+
+/// `type` (a ranked tensor) with f32 elements, placement kept.
+RankedTensorType getF32Like(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(),
+                               Float32Type::get(type.getContext()),
+                               tensor.getEncoding());
+}
 
 /// Stamps `dist.phase` and, when known, `dist.layer` on every op the builder
 /// inserts, so that no backward or optimizer op can miss them.
@@ -79,6 +100,10 @@ public:
 
 private:
   LogicalResult findLossAndParameters();
+  /// Turns `auto` precision choices into the ones the parameters call for
+  /// and checks explicit ones.
+  LogicalResult resolvePrecision();
+  bool isMixed() const { return options.precision == Precision::Mixed; }
   LogicalResult differentiate();
   void removeDeadBackwardOps();
   /// The new signature: parameters, optimizer state, other arguments; loss,
@@ -114,6 +139,24 @@ private:
   void buildUpdates(ArrayRef<ParameterInfo> infos, const NewArguments &args,
                     Block *newBody, SmallVectorImpl<Value> &results,
                     SmallVectorImpl<DictionaryAttr> &attrs);
+  /// The mixed-precision Adam step: fp32 main gradients, the global norm,
+  /// unscale and clip, Adam on the fp32 master weights, copy back, and with
+  /// a loss scale the overflow check that keeps the old values.
+  void buildMixedAdamUpdates(ArrayRef<ParameterInfo> infos,
+                             const NewArguments &args, Block *newBody,
+                             SmallVectorImpl<Value> &results,
+                             SmallVectorImpl<Value> &newState);
+  /// The scalar every main gradient is multiplied by (1/loss scale, times
+  /// the clip coefficient min(1, clip / (norm + 1e-6))), or null when it
+  /// is 1; `sumOfSquares` is the global sum of the scaled gradients' squares.
+  Value buildGradientFactor(Location loc, Value sumOfSquares);
+  /// Optimizer state arguments per parameter (adam: m and v; mixed: also
+  /// the master weights).
+  unsigned getStatePerParameter() const {
+    if (options.optimizer != Optimizer::Adam)
+      return 0;
+    return isMixed() ? 3 : 2;
+  }
   /// `base` with `dist.name` and `dist.role` set.
   DictionaryAttr getNamedAttrs(StringRef name, Role role,
                                DictionaryAttr base = {});
@@ -129,6 +172,9 @@ private:
   Value loss;
   SmallVector<BlockArgument> parameters;
   DenseMap<Value, Value> gradients;
+  /// Mixed precision with a loss scale: true (i1) when the global sum of
+  /// squares overflowed, so the step keeps the old values.
+  Value overflow;
 };
 
 LogicalResult TrainingStepBuilder::findLossAndParameters() {
@@ -211,6 +257,31 @@ LogicalResult TrainingStepBuilder::findLossAndParameters() {
   return failure(walk.wasInterrupted());
 }
 
+LogicalResult TrainingStepBuilder::resolvePrecision() {
+  bool allHalf = llvm::all_of(parameters, [](BlockArgument parameter) {
+    return isHalfPrecision(parameter.getType());
+  });
+  if (options.precision == Precision::Auto)
+    options.precision = options.optimizer == Optimizer::Adam && allHalf
+                            ? Precision::Mixed
+                            : Precision::Model;
+  if (!isMixed()) {
+    if (options.grads == GradientPrecision::F32)
+      return func.emitOpError("grads=fp32 needs precision=mixed");
+    options.grads = GradientPrecision::Model;
+    return success();
+  }
+  if (options.optimizer != Optimizer::Adam)
+    return func.emitOpError("precision=mixed needs optimizer=adam");
+  if (!allHalf)
+    return func.emitOpError("precision=mixed needs f16 or bf16 parameters");
+  if (options.grads == GradientPrecision::Auto)
+    options.grads = getElementTypeOrSelf(parameters.front().getType()).isBF16()
+                        ? GradientPrecision::F32
+                        : GradientPrecision::Model;
+  return success();
+}
+
 IntegerAttr TrainingStepBuilder::getFirstLayer(Value value) {
   IntegerAttr first;
   for (Operation *user : value.getUsers()) {
@@ -243,7 +314,10 @@ LogicalResult TrainingStepBuilder::differentiate() {
   if (Operation *lossOp = loss.getDefiningOp())
     stamp.layer =
         lossOp->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
-  gradients[loss] = splatLike(builder, loss.getLoc(), loss, 1.0);
+  // Mixed precision scales the loss (static loss scaling) so that small
+  // f16 gradients do not flush to zero; the optimizer divides it out.
+  gradients[loss] = splatLike(builder, loss.getLoc(), loss,
+                              isMixed() ? options.lossScale : 1.0);
 
   SmallVector<Operation *> forward;
   for (Operation &op : body.without_terminator())
@@ -297,6 +371,17 @@ LogicalResult TrainingStepBuilder::differentiate() {
     if (!gradients.lookup(parameter)) {
       stamp.layer = getFirstLayer(parameter);
       gradients[parameter] = splatLike(builder, func.getLoc(), parameter, 0.0);
+    }
+  // fp32 main gradients from the end of backward on: microbatch
+  // accumulation and the data-parallel all-reduce then run in fp32.
+  if (isMixed() && options.grads == GradientPrecision::F32)
+    for (BlockArgument parameter : parameters) {
+      Value &grad = gradients[parameter];
+      if (Operation *producer = grad.getDefiningOp())
+        stamp.layer =
+            producer->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
+      grad =
+          CastOp::create(builder, grad.getLoc(), grad, Float32Type::get(ctx));
     }
   builder.setListener(nullptr);
   return success();
@@ -360,7 +445,8 @@ TrainingStepBuilder::buildArguments(ArrayRef<ParameterInfo> infos) {
     args.newIndexOfOld[info.oldIndex] = args.types.size();
     add(info.type, func.getArgAttrDict(info.oldIndex), info.loc);
   }
-  // Adam: NAME.adam_m and NAME.adam_v per parameter, then one adam.step.
+  // Adam: NAME.adam_m and NAME.adam_v per parameter (mixed precision:
+  // NAME.master first, all three fp32), then one adam.step.
   args.stateBegin = args.types.size();
   if (options.optimizer == Optimizer::Adam) {
     DevicesAttr statePlacement = getPlacement(infos.front().type);
@@ -369,9 +455,14 @@ TrainingStepBuilder::buildArguments(ArrayRef<ParameterInfo> infos) {
         return func.emitOpError("adam needs every parameter on one device set "
                                 "(one adam.step serves them all); run "
                                 "dist-autodiff before placing the program");
-      for (StringRef moment : {".adam_m", ".adam_v"})
-        add(info.type,
-            getNamedAttrs(info.name + moment.str(), Role::OptimizerState,
+      Type stateType = isMixed() ? getF32Like(info.type) : info.type;
+      SmallVector<StringRef, 3> suffixes;
+      if (isMixed())
+        suffixes.push_back(".master");
+      suffixes.append({".adam_m", ".adam_v"});
+      for (StringRef suffix : suffixes)
+        add(stateType,
+            getNamedAttrs(info.name + suffix.str(), Role::OptimizerState,
                           info.layout),
             info.loc);
     }
@@ -412,7 +503,14 @@ void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
   builder.setListener(&stamp);
   stamp.phase = getPhaseAttr(ctx, Phase::Optimizer);
   SmallVector<Value> newState;
-  for (auto [i, info] : llvm::enumerate(infos)) {
+  if (isMixed()) {
+    buildMixedAdamUpdates(infos, args, newBody, results, newState);
+    for (const ParameterInfo &info : infos)
+      attrs.push_back(
+          getNamedAttrs(info.name, Role::UpdatedParameter, info.layout));
+  }
+  for (auto [i, info] :
+       llvm::enumerate(isMixed() ? ArrayRef<ParameterInfo>() : infos)) {
     Value param = newBody->getArgument(args.newIndexOfOld[info.oldIndex]);
     Value grad = info.grad;
     stamp.layer = getFirstLayer(param);
@@ -447,8 +545,11 @@ void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
     Location loc = func.getLoc();
     Value step = newBody->getArgument(args.stateEnd - 1);
     stamp.layer = {};
-    newState.push_back(
-        AddOp::create(builder, loc, step, splatLike(builder, loc, step, 1.0)));
+    Value next =
+        AddOp::create(builder, loc, step, splatLike(builder, loc, step, 1.0));
+    if (overflow)
+      next = WhereOp::create(builder, loc, overflow, step, next);
+    newState.push_back(next);
     for (auto [value, stateAttrs] :
          llvm::zip(newState, ArrayRef(args.attrs)
                                  .slice(args.stateBegin,
@@ -460,6 +561,113 @@ void TrainingStepBuilder::buildUpdates(ArrayRef<ParameterInfo> infos,
     }
   }
   builder.setListener(nullptr);
+}
+
+Value TrainingStepBuilder::buildGradientFactor(Location loc,
+                                               Value sumOfSquares) {
+  double inverseScale = 1.0 / options.lossScale;
+  auto splat = [&](double value) {
+    return splatLike(builder, loc, sumOfSquares, value);
+  };
+  auto scaled = [&](Value value) -> Value {
+    if (inverseScale == 1.0)
+      return value;
+    return MulOp::create(builder, loc, value, splat(inverseScale));
+  };
+  if (options.clipGrad <= 0)
+    return inverseScale == 1.0 ? Value() : splat(inverseScale);
+  // The norm of the unscaled gradients, as Megatron-LM clips after
+  // unscaling: coefficient = clip / (norm + 1e-6), applied when below 1.
+  Value norm = scaled(SqrtOp::create(builder, loc, sumOfSquares));
+  Value coefficient =
+      DivOp::create(builder, loc, splat(options.clipGrad),
+                    AddOp::create(builder, loc, norm, splat(kClipNormEpsilon)));
+  // min(1, c) = 1 - relu(1 - c).
+  Value one = splat(1.0);
+  Value clipped = SubOp::create(
+      builder, loc, one,
+      ReluOp::create(builder, loc,
+                     SubOp::create(builder, loc, one, coefficient)));
+  return scaled(clipped);
+}
+
+void TrainingStepBuilder::buildMixedAdamUpdates(
+    ArrayRef<ParameterInfo> infos, const NewArguments &args, Block *newBody,
+    SmallVectorImpl<Value> &results, SmallVectorImpl<Value> &newState) {
+  Type f32 = Float32Type::get(func.getContext());
+  unsigned stride = getStatePerParameter();
+  Value step = newBody->getArgument(args.stateEnd - 1);
+  auto parameterOf = [&](const ParameterInfo &info) {
+    return newBody->getArgument(args.newIndexOfOld[info.oldIndex]);
+  };
+
+  // fp32 main gradients (a copy when backward left them in f16/bf16).
+  SmallVector<Value> mainGrads;
+  for (const ParameterInfo &info : infos) {
+    stamp.layer = getFirstLayer(parameterOf(info));
+    Value grad = info.grad;
+    if (!getElementTypeOrSelf(grad.getType()).isF32())
+      grad = CastOp::create(builder, info.loc, grad, f32);
+    mainGrads.push_back(grad);
+  }
+
+  // The global sum of squares: per parameter a reduction over all of its
+  // dimensions (sharded parameters get their all-reduce from the sharding
+  // of that reduction), then one sum of the scalars.
+  Value factor;
+  overflow = {};
+  if (options.clipGrad > 0 || options.lossScale != 1.0) {
+    Value total;
+    for (auto [info, grad] : llvm::zip(infos, mainGrads)) {
+      stamp.layer = getFirstLayer(parameterOf(info));
+      Value square = MulOp::create(builder, info.loc, grad, grad);
+      int64_t rank = cast<RankedTensorType>(square.getType()).getRank();
+      if (rank > 0)
+        square =
+            ReduceSumOp::create(builder, info.loc, square,
+                                llvm::to_vector(llvm::seq<int64_t>(0, rank)),
+                                /*keepdims=*/false);
+      total = total
+                  ? AddOp::create(builder, info.loc, total, square).getResult()
+                  : square;
+    }
+    stamp.layer = {};
+    Location loc = func.getLoc();
+    factor = buildGradientFactor(loc, total);
+    // inf - inf and NaN - NaN are NaN (non-zero), a finite sum gives 0.
+    if (options.lossScale != 1.0)
+      overflow = CastOp::create(builder, loc,
+                                SubOp::create(builder, loc, total, total),
+                                IntegerType::get(func.getContext(), 1));
+  }
+
+  for (auto [i, info] : llvm::enumerate(infos)) {
+    Value param = parameterOf(info);
+    unsigned state = args.stateBegin + stride * i;
+    Value master = newBody->getArgument(state);
+    Value m = newBody->getArgument(state + 1);
+    Value v = newBody->getArgument(state + 2);
+    stamp.layer = getFirstLayer(param);
+    Value grad = mainGrads[i];
+    if (factor)
+      grad = MulOp::create(builder, info.loc, grad, factor);
+    auto update = AdamUpdateOp::create(
+        builder, info.loc, master, grad, m, v, step,
+        llvm::APFloat(options.learningRate), llvm::APFloat(options.beta1),
+        llvm::APFloat(options.beta2), llvm::APFloat(options.epsilon));
+    // The model copy of the updated fp32 master weights.
+    Value newParam = CastOp::create(builder, info.loc, update.getNewParam(),
+                                    getElementTypeOrSelf(param.getType()));
+    SmallVector<Value, 4> updated = {newParam, update.getNewParam(),
+                                     update.getNewMoment1(),
+                                     update.getNewMoment2()};
+    Value old[] = {param, master, m, v};
+    if (overflow)
+      for (auto [value, previous] : llvm::zip(updated, old))
+        value = WhereOp::create(builder, info.loc, overflow, previous, value);
+    results.push_back(updated[0]);
+    newState.append(updated.begin() + 1, updated.end());
+  }
 }
 
 LogicalResult TrainingStepBuilder::rewriteSignature() {
@@ -500,7 +708,8 @@ LogicalResult TrainingStepBuilder::rewriteSignature() {
 }
 
 LogicalResult TrainingStepBuilder::run() {
-  if (failed(findLossAndParameters()) || failed(differentiate()))
+  if (failed(findLossAndParameters()) || failed(resolvePrecision()) ||
+      failed(differentiate()))
     return failure();
   removeDeadBackwardOps();
   return rewriteSignature();
@@ -558,6 +767,18 @@ struct AutodiffPass : public mlir::dist::impl::DistAutodiffBase<AutodiffPass> {
     training.beta1 = beta1;
     training.beta2 = beta2;
     training.epsilon = epsilon;
+    if (!(clipGrad >= 0))
+      return module.emitError(
+                 "dist-autodiff: clip-grad must be non-negative, got ")
+             << clipGrad;
+    if (!(lossScale > 0))
+      return module.emitError(
+                 "dist-autodiff: loss-scale must be positive, got ")
+             << lossScale;
+    training.precision = precision;
+    training.grads = grads;
+    training.clipGrad = clipGrad;
+    training.lossScale = lossScale;
     return training;
   }
 };

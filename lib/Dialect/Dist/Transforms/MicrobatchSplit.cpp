@@ -169,6 +169,8 @@ private:
   LogicalResult collectFrontier();
   void collectUnits();
   LogicalResult orderUnits(SmallVectorImpl<Unit> &order);
+  /// The kAllStages unit: every stage's epilogue, in program order.
+  void emitAllEpilogues();
   void emit(ArrayRef<Unit> order);
 
   // Emission helpers.
@@ -840,6 +842,19 @@ void PipelineSplitter::finalizeFrontier(Value original, int64_t stage) {
   stepValues[original] = concat;
 }
 
+void PipelineSplitter::emitAllEpilogues() {
+  for (int64_t s = 0; s < numStages; ++s)
+    for (Value value : frontierOfStage[s])
+      finalizeFrontier(value, s);
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    if (opClass[index] != OpClass::Epilogue)
+      continue;
+    Operation *copy = emitOp(op, stageOf[index], -1);
+    for (auto [result, value] : llvm::zip(op->getResults(), copy->getResults()))
+      stepValues[result] = value;
+  }
+}
+
 void PipelineSplitter::emit(ArrayRef<Unit> order) {
   Region &region = func.getBody();
   newBody = new Block();
@@ -861,6 +876,10 @@ void PipelineSplitter::emit(ArrayRef<Unit> order) {
 
   for (const Unit &unit : order) {
     int64_t s = unit.stage, m = unit.microbatch;
+    if (s == kAllStages) {
+      emitAllEpilogues();
+      continue;
+    }
     if (unit.kind == UnitKind::Epilogue) {
       for (Value value : frontierOfStage[s])
         finalizeFrontier(value, s);

@@ -72,8 +72,32 @@ mlir::dist::getStageUnits(PipelineSchedule schedule, int64_t numStages,
   return units;
 }
 
+static FailureOr<SmallVector<PipelineUnit>>
+mergeUnits(const PipelineUnitGraph &graph);
+
 FailureOr<SmallVector<PipelineUnit>>
 mlir::dist::mergePipelineUnits(const PipelineUnitGraph &graph) {
+  FailureOr<SmallVector<PipelineUnit>> order = mergeUnits(graph);
+  if (succeeded(order))
+    return order;
+  // Epilogues that wait for each other run together after every other unit.
+  PipelineUnitGraph apart = graph;
+  for (auto &inputs : apart.inputs)
+    llvm::erase_if(inputs[(int)PipelineUnitKind::Epilogue], [](auto &input) {
+      return input.second == PipelineUnitKind::Epilogue;
+    });
+  order = mergeUnits(apart);
+  if (failed(order))
+    return failure();
+  llvm::erase_if(*order, [](const PipelineUnit &unit) {
+    return unit.kind == PipelineUnitKind::Epilogue;
+  });
+  order->push_back({kAllStages, PipelineUnitKind::Epilogue, -1});
+  return order;
+}
+
+static FailureOr<SmallVector<PipelineUnit>>
+mergeUnits(const PipelineUnitGraph &graph) {
   using Kind = PipelineUnitKind;
   int64_t numStages = graph.numStages;
   // Finish time of every emitted unit, by (stage, kind, microbatch).

@@ -83,4 +83,34 @@ def Dist_Optimizer : Dist_Enum<"Optimizer", "the update a training step applies"
   }];
 }
 
+def Dist_Precision : Dist_Enum<"Precision",
+    "the number formats of a training step's update", [
+    I32EnumCase<"Auto", 0, "auto">,
+    I32EnumCase<"Model", 1, "model">,
+    I32EnumCase<"Mixed", 2, "mixed">]> {
+  let description = [{
+    `model`: the update runs in the parameters' own type (Adam's moments
+    too); `mixed`: f16/bf16 parameters with fp32 master weights and fp32
+    Adam moments, gradients unscaled, checked for overflow and clipped in
+    fp32, the master weights copied back (Megatron-LM's mixed precision,
+    docs/autodiff.md); `auto`: `mixed` for adam on f16/bf16 parameters,
+    `model` otherwise.
+  }];
+}
+
+def Dist_GradientPrecision : Dist_Enum<"GradientPrecision",
+    "the type gradients are accumulated and all-reduced in", [
+    I32EnumCase<"Auto", 0, "auto">,
+    I32EnumCase<"Model", 1, "model">,
+    I32EnumCase<"F32", 2, "fp32">]> {
+  let description = [{
+    With mixed precision: `model` keeps gradients in the parameters' type
+    (fp16 grads) and copies them to fp32 main gradients in the optimizer
+    phase; `fp32` casts each parameter's gradient to fp32 as soon as
+    backward has it, so accumulation and the data-parallel all-reduce run
+    in fp32; `auto`: `fp32` for bf16 parameters, `model` for f16
+    (Megatron-LM's defaults, `--accumulate-allreduce-grads-in-fp32`).
+  }];
+}
+
 #endif // DISTIR_DIALECT_DIST_DISTENUMS_TD

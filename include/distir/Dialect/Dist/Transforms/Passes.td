@@ -128,7 +128,11 @@ def DistAutodiff : Pass<"dist-autodiff", "::mlir::ModuleOp"> {
     1-based), then the other arguments; results are the loss, the updated
     parameters (same `dist.name`) and the updated optimizer state, then any
     other result of the function. With `optimizer=none` the results are the
-    loss and the gradients (`NAME.grad`, role "gradient"). See
+    loss and the gradients (`NAME.grad`, role "gradient"). With
+    `precision=mixed` (the default for adam on f16/bf16 parameters) the
+    state also holds an fp32 `NAME.master` per parameter, the moments are
+    fp32, and the optimizer phase unscales, checks for overflow, clips the
+    global gradient norm and copies the master weights back. See
     docs/autodiff.md.
   }];
   let options = [
@@ -147,6 +151,34 @@ def DistAutodiff : Pass<"dist-autodiff", "::mlir::ModuleOp"> {
     Option<"beta1", "beta1", "double", /*default=*/"0.9", "Adam's beta1">,
     Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam's beta2">,
     Option<"epsilon", "epsilon", "double", /*default=*/"1e-8", "Adam's epsilon">,
+    Option<"precision", "precision", "::mlir::dist::Precision",
+           /*default=*/"::mlir::dist::Precision::Auto",
+           "Number formats of the update",
+           [{::llvm::cl::values(
+             ::mlir::dist::getEnumOptionValue(::mlir::dist::Precision::Auto,
+               "mixed for adam on f16/bf16 parameters, model otherwise"),
+             ::mlir::dist::getEnumOptionValue(::mlir::dist::Precision::Model,
+               "update in the parameters' type"),
+             ::mlir::dist::getEnumOptionValue(::mlir::dist::Precision::Mixed,
+               "fp32 master weights and moments, unscale, clip, copy back"))}]>,
+    Option<"grads", "grads", "::mlir::dist::GradientPrecision",
+           /*default=*/"::mlir::dist::GradientPrecision::Auto",
+           "Type of the accumulated gradients with precision=mixed",
+           [{::llvm::cl::values(
+             ::mlir::dist::getEnumOptionValue(
+               ::mlir::dist::GradientPrecision::Auto,
+               "fp32 for bf16 parameters, model for f16"),
+             ::mlir::dist::getEnumOptionValue(
+               ::mlir::dist::GradientPrecision::Model,
+               "the parameters' type, copied to fp32 by the optimizer"),
+             ::mlir::dist::getEnumOptionValue(
+               ::mlir::dist::GradientPrecision::F32,
+               "fp32 from the end of backward on"))}]>,
+    Option<"clipGrad", "clip-grad", "double", /*default=*/"1.0",
+           "Global gradient-norm clipping with precision=mixed (0: none)">,
+    Option<"lossScale", "loss-scale", "double", /*default=*/"1.0",
+           "Static loss scale with precision=mixed (1: none); other values "
+           "also skip the update when a gradient overflows">,
     Option<"funcName", "func", "std::string", /*default=*/"\"\"",
            "Function to differentiate (default: the first with a body)">,
   ];

@@ -74,6 +74,7 @@ enum class PipelineUnitKind : uint8_t { Forward, Backward, Epilogue };
 /// A piece of a stage's program: the forward or backward of one microbatch,
 /// or the epilogue (what combines the microbatches, the optimizer).
 struct PipelineUnit {
+  /// kAllStages for the epilogues of every stage together.
   int64_t stage;
   PipelineUnitKind kind;
   /// -1 for the epilogue.
@@ -104,11 +105,18 @@ struct PipelineUnitGraph {
   llvm::SmallVector<std::array<double, 3>> durations;
 };
 
+/// The stage of the unit that holds every stage's epilogue.
+inline constexpr int64_t kAllStages = -1;
+
 /// Interleaves the stages' sequences into the one block order: among the
 /// stages whose next unit has all its inputs emitted, the one that can start
 /// earliest (ties: the lower stage) goes next. The result is a topological
-/// order whose projection on every stage is that stage's sequence. Fails
-/// when no stage can go on (a unit waits for one its own stage runs later).
+/// order whose projection on every stage is that stage's sequence. When the
+/// epilogues read each other both ways (a global gradient norm: each stage's
+/// sum of squares goes to the others, the clip coefficient comes back), no
+/// epilogue can go first: they become one unit {kAllStages, Epilogue, -1}
+/// at the end, whose ops keep their program order. Fails when no stage can
+/// go on (a unit waits for one its own stage runs later).
 FailureOr<llvm::SmallVector<PipelineUnit>>
 mergePipelineUnits(const PipelineUnitGraph &graph);
 
