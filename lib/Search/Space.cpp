@@ -141,10 +141,10 @@ int64_t estimateMemoryLowerBound(const ModelFacts &model,
       stashPerSample += bytes;
   }
   const int64_t devicesPerReplica = config.pp * config.tp;
-  // Some stage holds at least the average share of the parameters and the
-  // optimizer state, twice at the end of the step (the updated copies are
-  // results of the function).
-  int64_t persistent = ceilDiv(parameters + state, devicesPerReplica);
+  // Some stage holds at least the average share of the parameters, the
+  // optimizer state (updated in place) and the gradient buffers (held for
+  // the whole step, at least the parameters' bytes).
+  int64_t persistent = ceilDiv(2 * parameters + state, devicesPerReplica);
   // Inputs and labels may sit on different stages; only with one stage are
   // they known to share a device.
   int64_t data = config.pp == 1 ? model.dataBytesPerSample *
@@ -157,7 +157,7 @@ int64_t estimateMemoryLowerBound(const ModelFacts &model,
     inverseInFlight += 1.0 / double(getMicrobatchesInFlight(config, s));
   double stash = stashPerSample * double(config.getMicrobatchSize()) /
                  double(config.tp) / inverseInFlight;
-  return data + std::max(2 * persistent, int64_t(std::floor(stash)));
+  return data + std::max(persistent, int64_t(std::floor(stash)));
 }
 
 } // namespace search

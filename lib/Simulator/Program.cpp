@@ -21,6 +21,26 @@ std::string_view streamName(Stream stream) {
   return "?";
 }
 
+std::string_view memoryKindName(MemoryKind kind) {
+  switch (kind) {
+  case MemoryKind::Weights:
+    return "weights";
+  case MemoryKind::Gradients:
+    return "gradients";
+  case MemoryKind::OptimizerState:
+    return "optimizer_state";
+  case MemoryKind::ActivationsStashed:
+    return "activations_stashed";
+  case MemoryKind::ActivationsInFlight:
+    return "activations_in_flight";
+  case MemoryKind::Communication:
+    return "communication";
+  case MemoryKind::Other:
+    return "other";
+  }
+  return "?";
+}
+
 size_t Program::VectorHash::operator()(const std::vector<int64_t> &v) const {
   // FNV-1a over the ids.
   uint64_t hash = 1469598103934665603ull;
@@ -109,8 +129,10 @@ TaskId Program::addSend(LabelId label, DeviceSetId from, DeviceSetId to,
   return addTask(task, taskDeps);
 }
 
-void Program::addResident(DeviceSetId set, int64_t bytesPerDevice) {
+void Program::addResident(DeviceSetId set, int64_t bytesPerDevice,
+                          MemoryKind kind) {
   residents.emplace_back(set, bytesPerDevice);
+  residentKinds.push_back(kind);
 }
 
 } // namespace sim

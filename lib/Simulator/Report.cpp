@@ -49,6 +49,38 @@ std::string formatBytes(int64_t bytes) {
   return std::to_string(bytes) + " B";
 }
 
+/// The bytes in use at each device class's peak, by kind.
+static void printMemoryBreakdown(std::ostream &os, const SimResult &result) {
+  static const char *const kHeadings[kNumMemoryKinds] = {
+      "weights",   "gradients", "optimizer", "stashed",
+      "in flight", "comm",      "other"};
+  char line[256];
+  os << "\nmemory at the peak (activations: stashed for backward, in flight)"
+        ":\n";
+  int length = std::snprintf(line, sizeof(line), "%-20s", "devices");
+  for (const char *heading : kHeadings)
+    length +=
+        std::snprintf(line + length, sizeof(line) - length, " %11s", heading);
+  os << line << "\n";
+  for (const DeviceClassReport &c : result.classes) {
+    std::string devices = formatDeviceList(c.devices);
+    if (devices.size() > 20)
+      devices = devices.substr(0, 17) + "...";
+    length = std::snprintf(line, sizeof(line), "%-20s", devices.c_str());
+    for (int64_t bytes : c.peakBreakdown)
+      length += std::snprintf(line + length, sizeof(line) - length, " %11s",
+                              formatBytes(bytes).c_str());
+    os << line << "\n";
+  }
+}
+
+static nlohmann::json getMemoryBreakdownJson(const DeviceClassReport &c) {
+  nlohmann::json breakdown = nlohmann::json::object();
+  for (int k = 0; k < kNumMemoryKinds; ++k)
+    breakdown[std::string(memoryKindName(MemoryKind(k)))] = c.peakBreakdown[k];
+  return breakdown;
+}
+
 void printSummary(std::ostream &os, const SimResult &result,
                   const ReportContext &context) {
   double ms = 1e3;
@@ -94,6 +126,7 @@ void printSummary(std::ostream &os, const SimResult &result,
                   formatBytes(c.peakMemoryBytes).c_str());
     os << line;
   }
+  printMemoryBreakdown(os, result);
   if (!result.topOps.empty()) {
     os << "\ntop ops by time (sum over tasks, one device's view):\n";
     for (const OpTimeSummary &op : result.topOps) {
@@ -117,7 +150,8 @@ void writeReportJson(std::ostream &os, const SimResult &result,
                        {"comm_s", c.commS},
                        {"idle_s", c.idleS},
                        {"peak_memory_bytes", c.peakMemoryBytes},
-                       {"resident_bytes", c.residentBytes}});
+                       {"resident_bytes", c.residentBytes},
+                       {"memory_at_peak", getMemoryBreakdownJson(c)}});
   }
   nlohmann::json topOps = nlohmann::json::array();
   for (const OpTimeSummary &op : result.topOps)

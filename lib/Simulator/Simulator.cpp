@@ -299,6 +299,17 @@ double unionLength(std::vector<Interval> &intervals) {
   return total;
 }
 
+/// An allocation (+bytes) or a free (-bytes) on one device class. Ordered
+/// by time, frees first.
+struct MemoryEvent {
+  double time;
+  int64_t delta;
+  MemoryKind kind;
+  bool operator<(const MemoryEvent &other) const {
+    return time < other.time || (time == other.time && delta < other.delta);
+  }
+};
+
 /// One step of one program: the slots of every task (a task's copy per
 /// device class it touches), then the event times in program order, then
 /// memory, per-op times and the trace read off those times.
@@ -341,8 +352,7 @@ private:
   /// when its last consumer ends: results live from the start of their
   /// producer to the end of their last consumer (or to the end of the step
   /// for live-out values).
-  std::vector<std::vector<std::pair<double, int64_t>>>
-  collectMemoryEvents() const;
+  std::vector<std::vector<MemoryEvent>> collectMemoryEvents() const;
 
   const Program &program;
   const SimOptions &options;
@@ -600,9 +610,9 @@ Status StepSimulator::runTasks(SimResult &result) {
   return Status::success();
 }
 
-std::vector<std::vector<std::pair<double, int64_t>>>
+std::vector<std::vector<MemoryEvent>>
 StepSimulator::collectMemoryEvents() const {
-  std::vector<std::vector<std::pair<double, int64_t>>> events(cs.numClasses);
+  std::vector<std::vector<MemoryEvent>> events(cs.numClasses);
   for (TaskId t = 0; t < numTasks; ++t) {
     const Task &task = tasks[t];
     if (task.resultBytes == 0)
@@ -611,26 +621,33 @@ StepSimulator::collectMemoryEvents() const {
     const uint32_t *classes = cs.classes(where);
     for (uint32_t k = 0, e = cs.numSlots(where); k < e; ++k) {
       uint32_t slot = resultBase[t] + k;
-      events[classes[k]].emplace_back(start[slot], task.resultBytes);
+      events[classes[k]].push_back(
+          {start[slot], task.resultBytes, task.memoryKind});
       if (!task.liveOut)
-        events[classes[k]].emplace_back(std::max(finish[slot], lastUse[slot]),
-                                        -task.resultBytes);
+        events[classes[k]].push_back({std::max(finish[slot], lastUse[slot]),
+                                      -task.resultBytes, task.memoryKind});
     }
   }
   return events;
 }
 
 void StepSimulator::reportClasses(SimResult &result) {
-  std::vector<std::vector<std::pair<double, int64_t>>> events =
-      collectMemoryEvents();
+  std::vector<std::vector<MemoryEvent>> events = collectMemoryEvents();
   result.classes.resize(cs.numClasses);
   for (int64_t d = 0; d < cs.numDevices; ++d)
     if (cs.classOf[d] >= 0)
       result.classes[cs.classOf[d]].devices.push_back(d);
-  for (auto [set, bytes] : program.getResidents()) {
+  std::vector<std::array<int64_t, kNumMemoryKinds>> residentByKind(
+      cs.numClasses);
+  const std::vector<MemoryKind> &residentKinds = program.getResidentKinds();
+  const auto &residents = program.getResidents();
+  for (size_t r = 0; r < residents.size(); ++r) {
+    auto [set, bytes] = residents[r];
     const uint32_t *classes = cs.classes(set);
-    for (uint32_t k = 0, e = cs.numSlots(set); k < e; ++k)
+    for (uint32_t k = 0, e = cs.numSlots(set); k < e; ++k) {
       result.classes[classes[k]].residentBytes += bytes;
+      residentByKind[classes[k]][size_t(residentKinds[r])] += bytes;
+    }
   }
   for (uint32_t c = 0; c < cs.numClasses; ++c) {
     DeviceClassReport &report = result.classes[c];
@@ -638,11 +655,16 @@ void StepSimulator::reportClasses(SimResult &result) {
     // a kernel ends can back the next kernel's output.
     std::sort(events[c].begin(), events[c].end());
     int64_t inUse = report.residentBytes, peak = inUse;
+    size_t peakEnd = 0; // events [0, peakEnd) make the peak
     if (options.recordMemoryTimeline)
       report.memoryTimeline.emplace_back(0.0, inUse);
-    for (auto [time, delta] : events[c]) {
+    for (size_t i = 0; i < events[c].size(); ++i) {
+      auto [time, delta, kind] = events[c][i];
       inUse += delta;
-      peak = std::max(peak, inUse);
+      if (inUse > peak) {
+        peak = inUse;
+        peakEnd = i + 1;
+      }
       if (options.recordMemoryTimeline) {
         if (!report.memoryTimeline.empty() &&
             report.memoryTimeline.back().first == time)
@@ -652,6 +674,9 @@ void StepSimulator::reportClasses(SimResult &result) {
       }
     }
     report.peakMemoryBytes = peak;
+    report.peakBreakdown = residentByKind[c];
+    for (size_t i = 0; i < peakEnd; ++i)
+      report.peakBreakdown[size_t(events[c][i].kind)] += events[c][i].delta;
     report.computeS = computeBusy[c];
     report.commS = commBusy[c];
     report.idleS = std::max(0.0, result.stepTimeS - unionLength(busy[c]));

@@ -135,7 +135,7 @@ TEST(SearchSpace, DefaultMicrobatchesAreTheDivisors) {
   EXPECT_EQ(counts, (std::set<int64_t>{1, 2, 3, 4}));
 }
 
-TEST(SearchSpace, MemoryBoundCountsStateTwiceAndStashesInFlight) {
+TEST(SearchSpace, MemoryBoundCountsStateAndStashesInFlight) {
   ModelFacts facts = mlpFacts(4, 1024);
   for (LayerFacts &layer : facts.layers)
     layer.optimizerStateBytes = 2 * layer.parameterBytes; // Adam moments
@@ -144,8 +144,8 @@ TEST(SearchSpace, MemoryBoundCountsStateTwiceAndStashesInFlight) {
                        /*dp=*/2,
                        /*tp=*/2,           /*pp=*/2,
                        /*microbatches=*/4, Schedule::OneFOneB};
-  // Persistent: parameters and moments over pp * tp, twice.
-  int64_t persistent = 2 * (3 * parameters / 4);
+  // Persistent: parameters, gradients and moments over pp * tp.
+  int64_t persistent = 4 * parameters / 4;
   EXPECT_EQ(estimateMemoryLowerBound(facts, config), persistent);
 
   // Large microbatches: the stashes dominate. Per sample 4 layers x 8 KiB;
@@ -179,7 +179,7 @@ TEST(SearchSpace, MemoryBoundDoesNotOverflowForATrillionParameters) {
   config.devices = 1;
   config.globalBatch = 1;
   int64_t bound = estimateMemoryLowerBound(facts, config);
-  EXPECT_EQ(bound, 2 * 3 * int64_t(7.8e9) * 4 * 128);
+  EXPECT_EQ(bound, 4 * int64_t(7.8e9) * 4 * 128);
 }
 
 TEST(SearchSpace, ConfigurationKeyAndText) {

@@ -87,6 +87,9 @@ struct TemplateTask {
   /// whole argument, which holds all microbatches) and the argument's bytes.
   std::optional<cost::OpWork> sliceWork;
   int64_t sliceSourceBytes = 0;
+  /// Bytes of the results that are gradient buffers (a resident of the
+  /// template): the earlier microbatches' instances hold them themselves.
+  int64_t gradientBufferBytes = 0;
 };
 
 struct TemplateResident {
@@ -94,6 +97,7 @@ struct TemplateResident {
   int64_t bytes = 0;
   /// Data arguments hold all microbatches of a replica.
   bool isData = false;
+  sim::MemoryKind kind = sim::MemoryKind::Other;
 };
 
 /// A lowered dist-parallelize program and what composition needs of it.

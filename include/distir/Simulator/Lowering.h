@@ -30,6 +30,9 @@ struct LoweringResult {
   int64_t numDevicesUsed = 0;
   /// Task of each simulated op, in program order (for annotations).
   std::vector<std::pair<mlir::Operation *, TaskId>> opTasks;
+  /// Tasks whose results include gradient buffers, held for the whole step
+  /// as residents (MemoryKinds.h) instead of by the task, and their bytes.
+  std::vector<std::pair<TaskId, int64_t>> gradientBuffers;
 };
 
 /// Lowers `func` into `program`, timed as `framework` runs it (which

@@ -57,6 +57,26 @@ enum class Stream : uint8_t {
 inline constexpr int kNumStreams = 5;
 std::string_view streamName(Stream stream);
 
+/// What a buffer holds, for the memory breakdown at the peak
+/// (docs/dist-sim.md): the lowering reads it off the program's roles and
+/// phases.
+enum class MemoryKind : uint8_t {
+  Weights = 0,
+  Gradients,
+  OptimizerState,
+  /// Forward values kept for backward.
+  ActivationsStashed,
+  /// Other forward and backward intermediates (activation gradients,
+  /// recomputed values).
+  ActivationsInFlight,
+  /// Results of collectives and transfers that are not one of the above.
+  Communication,
+  Other,
+};
+inline constexpr int kNumMemoryKinds = 7;
+/// "weights", "gradients", "optimizer_state", "activations_stashed", ...
+std::string_view memoryKindName(MemoryKind kind);
+
 struct Task {
   TaskKind kind = TaskKind::Compute;
   /// Collective only: the stream it occupies on each member.
@@ -78,6 +98,7 @@ struct Task {
   int64_t resultBytes = 0;
   /// The result stays allocated to the end of the step (function results).
   bool liveOut = false;
+  MemoryKind memoryKind = MemoryKind::Other;
   uint32_t depBegin = 0, depEnd = 0;
 
   DeviceSetId resultSet() const { return target != kNoId ? target : devices; }
@@ -108,9 +129,14 @@ public:
   void markLiveOut(TaskId task) { tasks[task].liveOut = true; }
   /// Moves a collective to another stream (Compute: it blocks the device).
   void setStream(TaskId task, Stream stream) { tasks[task].stream = stream; }
+  /// What the result of `task` holds.
+  void setMemoryKind(TaskId task, MemoryKind kind) {
+    tasks[task].memoryKind = kind;
+  }
   /// Bytes held on every device of `set` for the whole step (parameters,
-  /// gradients, optimizer state).
-  void addResident(DeviceSetId set, int64_t bytesPerDevice);
+  /// optimizer state, inputs, gradient buffers).
+  void addResident(DeviceSetId set, int64_t bytesPerDevice,
+                   MemoryKind kind = MemoryKind::Other);
 
   size_t numTasks() const { return tasks.size(); }
   const Task &task(TaskId id) const { return tasks[id]; }
@@ -129,6 +155,10 @@ public:
   size_t numLabels() const { return labels.size(); }
   const std::vector<std::pair<DeviceSetId, int64_t>> &getResidents() const {
     return residents;
+  }
+  /// The kind of each resident, in the order of getResidents.
+  const std::vector<MemoryKind> &getResidentKinds() const {
+    return residentKinds;
   }
 
 private:
@@ -153,6 +183,7 @@ private:
   std::vector<std::string> labels;
   std::unordered_map<std::string, LabelId> labelIds;
   std::vector<std::pair<DeviceSetId, int64_t>> residents;
+  std::vector<MemoryKind> residentKinds;
 };
 
 } // namespace sim

@@ -27,6 +27,7 @@
 #include "distir/Simulator/Program.h"
 #include "distir/Support/Status.h"
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -54,6 +55,9 @@ struct DeviceClassReport {
   double idleS = 0;    // step time not covered by any stream
   int64_t residentBytes = 0;
   int64_t peakMemoryBytes = 0;
+  /// The bytes in use at the (first) peak, by MemoryKind; they sum to
+  /// peakMemoryBytes.
+  std::array<int64_t, kNumMemoryKinds> peakBreakdown{};
   /// (time, bytes in use) after each change; only with recordMemoryTimeline.
   std::vector<std::pair<double, int64_t>> memoryTimeline;
 };

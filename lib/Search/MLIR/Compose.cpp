@@ -49,6 +49,7 @@ public:
         layerOf(n, -1) {
     for (auto [op, id] : lowered.opTasks)
       opOf[id] = op;
+    gradientBuffers = lowered.gradientBuffers;
   }
 
   /// The phases that can refuse the program say why on `func`.
@@ -69,6 +70,7 @@ private:
   std::vector<Operation *> opOf;
   std::vector<int64_t> layerOf;
   int64_t numLayers = 0;
+  std::vector<std::pair<sim::TaskId, int64_t>> gradientBuffers;
 };
 
 LogicalResult TemplateExtractor::readTasks(func::FuncOp func) {
@@ -78,6 +80,7 @@ LogicalResult TemplateExtractor::readTasks(func::FuncOp func) {
     TemplateTask &t = stage.tasks[id];
     Operation *op = opOf[id];
     t.task = program.task(id);
+    t.gradientBufferBytes = 0;
     t.deps.assign(program.getDeps().begin() + t.task.depBegin,
                   program.getDeps().begin() + t.task.depEnd);
     t.microbatch = getIntAttr(op, mlir::dist::kMicrobatchAttrName).value_or(-1);
@@ -95,6 +98,8 @@ LogicalResult TemplateExtractor::readTasks(func::FuncOp func) {
     if (t.microbatch >= 0)
       classifyUnitTask(t, op);
   }
+  for (auto [id, bytes] : gradientBuffers)
+    stage.tasks[id].gradientBufferBytes = bytes;
   return success();
 }
 
@@ -250,6 +255,7 @@ void TemplateExtractor::measureResidents(func::FuncOp func) {
   for (BlockArgument arg : func.getArguments()) {
     TemplateResident resident;
     std::tie(resident.devices, resident.bytes) = residents[arg.getArgNumber()];
+    resident.kind = stage.program.getResidentKinds()[arg.getArgNumber()];
     std::optional<dist::Role> role = dist::getArgRole(func, arg.getArgNumber());
     resident.isData = role == dist::Role::Data;
     stage.residents.push_back(resident);
@@ -268,6 +274,13 @@ void TemplateExtractor::measureResidents(func::FuncOp func) {
       stage.parameterBytes[*layer] += resident.bytes;
     if (*role == dist::Role::Parameter || *role == dist::Role::OptimizerState)
       stage.persistentBytes[*layer] += resident.bytes;
+  }
+  // The lowering's gradient buffers, after the arguments: once per step.
+  for (size_t r = func.getNumArguments(); r < residents.size(); ++r) {
+    TemplateResident resident;
+    std::tie(resident.devices, resident.bytes) = residents[r];
+    resident.kind = stage.program.getResidentKinds()[r];
+    stage.residents.push_back(resident);
   }
 }
 
@@ -465,6 +478,13 @@ sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
   for (uint32_t dep : t.deps)
     taskDeps.push_back(resolve(dep, id, k, templateK));
   const sim::Task &task = t.task;
+  // A unit's function result (the loss) is returned from the last
+  // microbatch only; its gradient buffers are the template's residents.
+  bool lastInstance = t.role != TaskRole::Unit ||
+                      (templateK == m0 - 1 && k == m - 1) ||
+                      (templateK < m0 - 1 && k == templateK && m == m0);
+  int64_t resultBytes =
+      task.resultBytes + (lastInstance ? 0 : t.gradientBufferBytes);
   sim::TaskId emitted = sim::kNoId;
   switch (task.kind) {
   case sim::TaskKind::Compute: {
@@ -476,29 +496,25 @@ sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
       duration = model.computeTime(work);
     }
     emitted = program.addCompute(label(task.label), set(task.devices), duration,
-                                 task.flops, task.resultBytes, taskDeps);
+                                 task.flops, resultBytes, taskDeps);
     break;
   }
   case sim::TaskKind::Collective:
     emitted = program.addCollective(label(task.label), set(task.devices),
                                     grouping(task.grouping), task.durationS,
-                                    task.commBytes, task.resultBytes, taskDeps,
+                                    task.commBytes, resultBytes, taskDeps,
                                     set(task.target));
     program.setStream(emitted, task.stream);
     break;
   case sim::TaskKind::Send:
     emitted =
         program.addSend(label(task.label), set(task.devices), set(task.target),
-                        task.durationS, task.resultBytes, taskDeps);
+                        task.durationS, resultBytes, taskDeps);
     break;
   }
-  // A unit's function result (the loss) is returned from the last
-  // microbatch only.
-  bool lastInstance = t.role != TaskRole::Unit ||
-                      (templateK == m0 - 1 && k == m - 1) ||
-                      (templateK < m0 - 1 && k == templateK && m == m0);
   if (task.liveOut && lastInstance)
     program.markLiveOut(emitted);
+  program.setMemoryKind(emitted, task.memoryKind);
   return emitted;
 }
 
@@ -511,9 +527,10 @@ Status Composer::run(Schedule schedule) {
   perMicrobatch.assign(n * size_t(m), sim::kNoId);
 
   for (const TemplateResident &resident : tmpl.residents)
-    program.addResident(set(resident.devices), resident.isData
-                                                   ? resident.bytes / m0 * m
-                                                   : resident.bytes);
+    program.addResident(set(resident.devices),
+                        resident.isData ? resident.bytes / m0 * m
+                                        : resident.bytes,
+                        resident.kind);
   if (m == m0) {
     // The template is the whole program: replay it as it is.
     for (uint32_t id = 0; id < n; ++id) {
@@ -544,6 +561,13 @@ Status Composer::run(Schedule schedule) {
       units[{t.stage, UnitKind::Epilogue, -1}].push_back(id);
   }
   for (const PipelineUnit &unit : order) {
+    if (unit.stage == mlir::dist::kAllStages) {
+      // Every stage's epilogue, in the template's order.
+      for (uint32_t id = 0; id < n; ++id)
+        if (tmpl.tasks[id].role == TaskRole::Epilogue && once[id] == sim::kNoId)
+          once[id] = emit(id, -1, -1);
+      continue;
+    }
     if (unit.kind == UnitKind::Epilogue) {
       for (uint32_t id : units[{unit.stage, UnitKind::Epilogue, -1}])
         if (once[id] == sim::kNoId)
@@ -641,12 +665,13 @@ int64_t getMemoryLowerBound(const PipelineTemplate &replica,
   for (int64_t s = 0; s < config.pp; ++s) {
     int64_t inFlight = getMicrobatchesInFlight(config, s);
     int64_t microbatchStash = scale(stash[s]);
-    int64_t transient =
-        std::max({persistent[s], inFlight * microbatchStash,
-                  parameters[s] + (inFlight - 1) * microbatchStash});
-    bound =
-        std::max(bound, persistent[s] + scale(data[s]) * config.microbatches +
-                            transient);
+    // Parameters and optimizer state are updated in place; the gradient
+    // buffers (at least the parameters' bytes) are held for the whole step,
+    // also while the stage's first backward waits with its microbatches'
+    // stashes.
+    bound = std::max(bound, persistent[s] + parameters[s] +
+                                scale(data[s]) * config.microbatches +
+                                inFlight * microbatchStash);
   }
   return bound;
 }

@@ -5,6 +5,7 @@
 #include "FrameworkTiming.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Simulator/MemoryKinds.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -179,6 +180,7 @@ private:
   // Collective and send times depend only on their attributes and payload.
   std::map<std::tuple<const void *, const void *, int64_t>, double> commTimes;
   std::vector<TaskId> deps;
+  llvm::DenseMap<Operation *, BufferRole> buffers;
 };
 
 FailureOr<DeviceSetId> Lowerer::setOf(Operation *op, ArrayRef<int64_t> devices,
@@ -209,7 +211,19 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
     if (Operation *producer = operand.getDefiningOp())
       if (auto it = taskOf.find(producer); it != taskOf.end())
         deps.push_back(it->second);
-  int64_t resultBytes = dist::detail::sumTensorBytes(op->getResultTypes());
+  BufferRole buffer = buffers.lookup(op);
+  int64_t resultBytes =
+      buffer.inPlace ? 0
+                     : dist::detail::sumTensorBytes(op->getResultTypes()) -
+                           buffer.gradientBufferBytes;
+  if (buffer.gradientBufferBytes > 0) {
+    // Gradient buffers are held for the whole step.
+    FailureOr<DeviceSetId> where = setOf(op, op->getResult(0));
+    if (failed(where))
+      return failure();
+    program.addResident(*where, buffer.gradientBufferBytes,
+                        MemoryKind::Gradients);
+  }
   TaskId task;
 
   if (auto send = dyn_cast<dist::SendOp>(op)) {
@@ -269,6 +283,9 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
     return op->emitError() << "'" << op->getName()
                            << "' is not supported by the simulator";
   }
+  program.setMemoryKind(task, buffer.kind);
+  if (buffer.gradientBufferBytes > 0)
+    result.gradientBuffers.emplace_back(task, buffer.gradientBufferBytes);
   taskOf[op] = task;
   result.opTasks.emplace_back(op, task);
   return success();
@@ -281,11 +298,13 @@ FailureOr<LoweringResult> Lowerer::run(func::FuncOp func) {
     FailureOr<DeviceSetId> set = setOf(func, argument);
     if (failed(set))
       return failure();
-    program.addResident(*set, dist::detail::getTensorBytes(argument.getType()));
+    program.addResident(*set, dist::detail::getTensorBytes(argument.getType()),
+                        getArgumentMemoryKind(func, argument.getArgNumber()));
   }
   Block &body = func.getBody().front();
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "cannot simulate a function with control flow";
+  buffers = classifyBuffers(func);
   auto lower = [&](Operation *op) -> LogicalResult {
     auto ret = dyn_cast<func::ReturnOp>(op);
     if (!ret)

@@ -1,0 +1,111 @@
+//===- MemoryKinds.cpp - What each buffer of a training step holds --------===//
+
+#include "distir/Simulator/MemoryKinds.h"
+
+#include "distir/Dialect/Dist/IR/Dist.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+
+namespace distir {
+namespace sim {
+
+MemoryKind getArgumentMemoryKind(func::FuncOp func, unsigned index) {
+  std::optional<dist::Role> role = dist::getArgRole(func, index);
+  if (role == dist::Role::Parameter)
+    return MemoryKind::Weights;
+  if (role == dist::Role::OptimizerState)
+    return MemoryKind::OptimizerState;
+  return MemoryKind::Other;
+}
+
+namespace {
+
+bool isCommunication(Operation *op) {
+  return isa<dist::SendOp, dist::CollectiveOpInterface>(op);
+}
+
+bool hasUserInPhase(Operation *op, dist::Phase phase) {
+  return llvm::any_of(op->getUsers(), [&](Operation *user) {
+    return dist::getPhase(user) == phase;
+  });
+}
+
+/// Forward and backward values: stashed when backward reads a forward
+/// value, else communication buffers or activations in flight.
+MemoryKind classifyActivation(Operation *op, std::optional<dist::Phase> phase) {
+  if (phase != dist::Phase::Backward &&
+      hasUserInPhase(op, dist::Phase::Backward))
+    return MemoryKind::ActivationsStashed;
+  if (isCommunication(op))
+    return MemoryKind::Communication;
+  return MemoryKind::ActivationsInFlight;
+}
+
+} // namespace
+
+llvm::DenseMap<Operation *, BufferRole> classifyBuffers(func::FuncOp func) {
+  llvm::DenseMap<Operation *, BufferRole> roles;
+  Block &body = func.getBody().front();
+  // Returned values: updated state is written in place, returned gradients
+  // (optimizer=none) are the gradient buffers.
+  llvm::DenseSet<Value> gradients;
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+    Operation *producer = value.getDefiningOp();
+    if (!producer)
+      continue;
+    std::optional<dist::Role> role = dist::getResultRole(func, index);
+    if (role == dist::Role::UpdatedParameter)
+      roles[producer] = {MemoryKind::Weights, /*inPlace=*/true};
+    else if (role == dist::Role::UpdatedOptimizerState)
+      roles[producer] = {MemoryKind::OptimizerState, /*inPlace=*/true};
+    else if (role == dist::Role::Gradient)
+      gradients.insert(value);
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumResults() == 0 || roles.contains(&op))
+      continue;
+    // Constants are small, except the zero gradients of parameters the
+    // loss does not use, which are gradient buffers.
+    if (isa<dist::ConstantOp>(op) &&
+        !hasUserInPhase(&op, dist::Phase::Optimizer)) {
+      roles[&op] = {MemoryKind::Other};
+      continue;
+    }
+    std::optional<dist::Phase> phase = dist::getPhase(&op);
+    if (phase == dist::Phase::Optimizer) {
+      // fp32 copies of gradients (mixed precision's main grads) count as
+      // gradients; the other optimizer temporaries as other.
+      auto cast = dyn_cast<dist::CastOp>(op);
+      bool mainGrad = cast && gradients.contains(cast.getInput());
+      if (mainGrad)
+        gradients.insert(cast.getResult());
+      roles[&op] = {mainGrad ? MemoryKind::Gradients : MemoryKind::Other};
+      continue;
+    }
+    // What the optimizer reads from backward is a parameter's gradient.
+    BufferRole role;
+    bool allGradients = true;
+    for (Value result : op.getResults()) {
+      bool gradient = gradients.contains(result) ||
+                      llvm::any_of(result.getUsers(), [](Operation *user) {
+                        return dist::getPhase(user) == dist::Phase::Optimizer;
+                      });
+      allGradients &= gradient;
+      if (!gradient)
+        continue;
+      gradients.insert(result);
+      role.gradientBufferBytes +=
+          dist::detail::getTensorBytes(result.getType());
+    }
+    role.kind =
+        allGradients ? MemoryKind::Gradients : classifyActivation(&op, phase);
+    roles[&op] = role;
+  }
+  return roles;
+}
+
+} // namespace sim
+} // namespace distir
