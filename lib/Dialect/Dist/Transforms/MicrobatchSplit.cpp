@@ -171,6 +171,8 @@ private:
   LogicalResult orderUnits(SmallVectorImpl<Unit> &order);
   /// The kAllStages unit: every stage's epilogue, in program order.
   void emitAllEpilogues();
+  /// Every op of class `once` (prologue or epilogue), in program order.
+  void emitOncePerStep(OpClass once);
   void emit(ArrayRef<Unit> order);
 
   // Emission helpers.
@@ -846,8 +848,12 @@ void PipelineSplitter::emitAllEpilogues() {
   for (int64_t s = 0; s < numStages; ++s)
     for (Value value : frontierOfStage[s])
       finalizeFrontier(value, s);
+  emitOncePerStep(OpClass::Epilogue);
+}
+
+void PipelineSplitter::emitOncePerStep(OpClass once) {
   for (auto [index, op] : llvm::enumerate(ops)) {
-    if (opClass[index] != OpClass::Epilogue)
+    if (opClass[index] != once)
       continue;
     Operation *copy = emitOp(op, stageOf[index], -1);
     for (auto [result, value] : llvm::zip(op->getResults(), copy->getResults()))
@@ -866,13 +872,7 @@ void PipelineSplitter::emit(ArrayRef<Unit> order) {
   microbatchValues.resize(numMicrobatches);
 
   // Once per step before the microbatches.
-  for (auto [index, op] : llvm::enumerate(ops)) {
-    if (opClass[index] != OpClass::Prologue)
-      continue;
-    Operation *copy = emitOp(op, stageOf[index], -1);
-    for (auto [result, value] : llvm::zip(op->getResults(), copy->getResults()))
-      stepValues[result] = value;
-  }
+  emitOncePerStep(OpClass::Prologue);
 
   for (const Unit &unit : order) {
     int64_t s = unit.stage, m = unit.microbatch;
