@@ -377,9 +377,16 @@ LogicalResult TrainingStepBuilder::differentiate() {
   if (isMixed() && options.grads == GradientPrecision::F32)
     for (BlockArgument parameter : parameters) {
       Value &grad = gradients[parameter];
-      if (Operation *producer = grad.getDefiningOp())
-        stamp.layer =
-            producer->getAttrOfType<IntegerAttr>(DistDialect::kLayerAttrName);
+      // Right after the gradient is complete: its f16/bf16 copy is freed
+      // there, not at the end of backward.
+      Operation *producer = grad.getDefiningOp();
+      stamp.layer = producer ? producer->getAttrOfType<IntegerAttr>(
+                                   DistDialect::kLayerAttrName)
+                             : IntegerAttr();
+      if (producer)
+        builder.setInsertionPointAfter(producer);
+      else
+        builder.setInsertionPoint(terminator);
       grad =
           CastOp::create(builder, grad.getLoc(), grad, Float32Type::get(ctx));
     }
