@@ -21,6 +21,7 @@ DISTIR_PACKAGES=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev python3-numpy
+  librandom123-dev              # training dropout's counter-based generator
   clang-14 libclang-rt-14-dev   # libFuzzer target of the ONNX importer
   clang-format-22 clang-tidy-22  # the style tests
 )

@@ -279,6 +279,38 @@ static LogicalResult runKernel(MseLossOp op,
   return report(op, k::mseLoss(*operands[0], *operands[1], *results[0]));
 }
 
+static LogicalResult runKernel(DropoutTrainOp op,
+                               ArrayRef<const HostTensor *> operands,
+                               ArrayRef<HostTensor *> results) {
+  k::DropoutPosition position;
+  position.referenceShape = toShape(op.getReferenceShapeOrResultShape());
+  if (std::optional<ArrayRef<int64_t>> offset = op.getReferenceOffset())
+    position.offset = toShape(*offset);
+  else
+    position.offset.assign(position.referenceShape.size(), 0);
+  // Each split dimension adds the block this device holds.
+  for (auto [i, dim, size] :
+       llvm::enumerate(op.getBlockDims(), op.getBlockSizes())) {
+    const HostTensor &block = *operands[1 + i];
+    if (block.getElementType() != distir::ElementType::I64 ||
+        block.getNumElements() != 1)
+      return op.emitOpError("block index ") << i << " must be one i64";
+    position.offset[dim] += block.getData<int64_t>()[0] * size;
+  }
+  return report(op,
+                k::dropoutTrain(*operands[0], op.getRatio().convertToDouble(),
+                                op.getSeed(), op.getId(), position, *results[0],
+                                *results[1]));
+}
+
+static LogicalResult runKernel(DropoutGradOp op,
+                               ArrayRef<const HostTensor *> operands,
+                               ArrayRef<HostTensor *> results) {
+  return report(op,
+                k::dropoutGrad(*operands[0], *operands[1],
+                               op.getRatio().convertToDouble(), *results[0]));
+}
+
 static LogicalResult runKernel(CastOp op, ArrayRef<const HostTensor *> operands,
                                ArrayRef<HostTensor *> results) {
   // The result arrives allocated with its type: its element type is `to`.
@@ -526,11 +558,11 @@ void mlir::dist::registerExecutionInterfaceExternalModels(
         MatmulOp, WhereOp, GeluOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp,
         BatchNormOp, TransposeOp, ReshapeOp, ConcatOp, SliceOp, SplitOp, PadOp,
         TakeOp, ExpandOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, OneHotOp,
-        CrossEntropyOp, MseLossOp, CastOp, ConvOp, MaxPoolOp, AvgPoolOp,
-        GeluGradOp, SoftmaxGradOp, LogSoftmaxGradOp, LayerNormGradOp,
-        BatchNormGradOp, CrossEntropyGradOp, MseLossGradOp, TakeGradOp,
-        ConvGradInputOp, ConvGradFilterOp, MaxPoolGradOp, AvgPoolGradOp,
-        SgdUpdateOp, AdamUpdateOp>(ctx);
+        CrossEntropyOp, MseLossOp, CastOp, DropoutTrainOp, DropoutGradOp,
+        ConvOp, MaxPoolOp, AvgPoolOp, GeluGradOp, SoftmaxGradOp,
+        LogSoftmaxGradOp, LayerNormGradOp, BatchNormGradOp, CrossEntropyGradOp,
+        MseLossGradOp, TakeGradOp, ConvGradInputOp, ConvGradFilterOp,
+        MaxPoolGradOp, AvgPoolGradOp, SgdUpdateOp, AdamUpdateOp>(ctx);
   });
 }
 

@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -151,6 +152,9 @@ std::optional<std::string> distir::models::verifyConfig(const GptConfig &c) {
   checker.require(c.hidden % c.heads == 0,
                   "--heads " + std::to_string(c.heads) +
                       " does not divide --hidden " + std::to_string(c.hidden));
+  checker.require(c.dropout >= 0.0 && c.dropout < 1.0,
+                  "--dropout " + llvm::formatv("{0}", c.dropout).str() +
+                      " is not a probability in [0, 1)");
   int64_t bytes = getDtypeBytes(c.dtype);
   // The largest tensors of the program; all others are no larger than one
   // of these (4H and 3H columns are checked through fc1's 4H).
@@ -387,6 +391,20 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
     return AddOp::create(builder, loc, y, fb.arg(bias)).getResult();
   };
 
+  // Each dropout draws its own masks: ids in program order.
+  int64_t nextDropoutId = 0;
+  auto dropout = [&](Location loc, Value x) -> Value {
+    if (config.dropout == 0.0)
+      return x;
+    return DropoutTrainOp::create(builder, loc, x, /*blocks=*/ValueRange(),
+                                  builder.getF64FloatAttr(config.dropout),
+                                  builder.getI64IntegerAttr(nextDropoutId++),
+                                  /*seed=*/builder.getI64IntegerAttr(0),
+                                  /*reference_shape=*/nullptr,
+                                  /*reference_offset=*/nullptr)
+        .getResult();
+  };
+
   // Embedding: layer 0, not recomputed.
   fb.setOutsideLayers(true);
   Location embedLoc = nameLoc(ctx, "embed");
@@ -394,6 +412,7 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
       TakeOp::create(builder, embedLoc, fb.arg(tokenEmbedding), fb.arg(tokens),
                      /*axis=*/0);
   x = AddOp::create(builder, embedLoc, x, fb.arg(positionEmbedding));
+  x = dropout(embedLoc, x);
   fb.setOutsideLayers(false);
 
   const llvm::APFloat scale(1.0 / std::sqrt(static_cast<double>(headDim)));
@@ -423,20 +442,21 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
     Value probs =
         SoftmaxOp::create(builder, attnLoc, scores, /*axis=*/-1, scale,
                           /*causal=*/true);
+    probs = dropout(attnLoc, probs);
     Value context = MatmulOp::create(builder, attnLoc, probs, qkvHeads[2]);
     context = TransposeOp::create(builder, attnLoc, context,
                                   ArrayRef<int64_t>{0, 2, 1, 3});
     context = ReshapeOp::create(builder, attnLoc, context,
                                 ArrayRef<int64_t>{b, s, h});
     Value attn = linear(attnLoc, context, lp.projWeight, lp.projBias);
-    x = AddOp::create(builder, attnLoc, x, attn);
+    x = AddOp::create(builder, attnLoc, x, dropout(attnLoc, attn));
 
     Location mlpLoc = nameLoc(ctx, p + "mlp");
     Value h2 = layerNorm(nameLoc(ctx, p + "ln2"), x, lp.ln2Weight, lp.ln2Bias);
     Value f = linear(mlpLoc, h2, lp.fc1Weight, lp.fc1Bias);
     f = GeluOp::create(builder, mlpLoc, f, GeluApproximation::tanh);
     f = linear(mlpLoc, f, lp.fc2Weight, lp.fc2Bias);
-    x = AddOp::create(builder, mlpLoc, x, f);
+    x = AddOp::create(builder, mlpLoc, x, dropout(mlpLoc, f));
   }
 
   // Final norm, head and loss stay in the last layer (see docs/dist-gen.md)

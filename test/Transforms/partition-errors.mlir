@@ -34,3 +34,4 @@ func.func @partial_integer(%x: tensor<4xi64> {dist.sharding = #dist.sharding<@m,
   // expected-error @+1 {{'func.return' op needs a partial sum of a non-float value}}
   return %x : tensor<4xi64>
 }
+

@@ -66,6 +66,14 @@ static cl::opt<bool> untieEmbeddings(
     cl::desc("gpt: a separate LM head lm_head.weight [H, V] instead of the "
              "word embedding transposed"),
     cl::sub(mlpCommand), cl::sub(gptCommand), cl::cat(modelCategory));
+static cl::opt<double>
+    dropout("dropout",
+            cl::desc("gpt: training dropout probability after the "
+                     "embeddings, on the attention probabilities and after "
+                     "the attention projection and the MLP (Megatron-LM's "
+                     "places; its default is 0.1). Default 0: none"),
+            cl::init(0.0), cl::sub(mlpCommand), cl::sub(gptCommand),
+            cl::cat(modelCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::sub(mlpCommand),
@@ -101,7 +109,7 @@ int main(int argc, char **argv) {
       "  dist-gen mlp --layers L --hidden H --batch B [--input-dim D] [--dtype "
       "T]\n"
       "  dist-gen gpt --layers L --hidden H --heads A --seq S --vocab V "
-      "--batch B [--dtype T]\n");
+      "--batch B [--dtype T] [--dropout P]\n");
 
   bool isMlp = bool(mlpCommand), isGpt = bool(gptCommand);
   if (!isMlp && !isGpt)
@@ -118,6 +126,8 @@ int main(int argc, char **argv) {
                               : findOption({&inputDim}, true);
   if (isMlp && untieEmbeddings.getNumOccurrences())
     foreign = "--untie-embeddings";
+  if (isMlp && dropout.getNumOccurrences())
+    foreign = "--dropout";
   if (!foreign.empty())
     return fail(Twine(model) + " has no option " + foreign);
 
@@ -154,6 +164,7 @@ int main(int argc, char **argv) {
     config.tieEmbeddings = !untieEmbeddings;
     config.batch = batch;
     config.dtype = dtype;
+    config.dropout = dropout;
     if ((problem = verifyConfig(config)))
       return fail(*problem);
     func = buildGpt(*module, config);

@@ -83,6 +83,26 @@ Status gelu(const HostTensor &x, GeluApproximation approximation,
 
 /// Inference dropout: the identity.
 Status dropout(const HostTensor &x, HostTensor &result);
+
+/// Where the elements of a local tensor lie in dropout's reference tensor:
+/// local element `l` (a multi-index) is reference element `offset + l`,
+/// numbered row-major in `referenceShape`.
+struct DropoutPosition {
+  Shape referenceShape;
+  Shape offset;
+};
+/// Whether training dropout keeps reference element `index`: Philox-4x32-10
+/// (Random123) keyed by (seed, id) at counter `index / 4`, word `index % 4`,
+/// as a uniform draw u in [0, 1) with 24 bits; kept when u >= ratio.
+bool isDropoutKept(uint64_t seed, uint64_t id, uint64_t index, double ratio);
+/// Training dropout: `keep` (I1) by isDropoutKept at each element's
+/// reference position, `result = keep ? x / (1 - ratio) : 0`.
+Status dropoutTrain(const HostTensor &x, double ratio, uint64_t seed,
+                    uint64_t id, const DropoutPosition &position,
+                    HostTensor &result, HostTensor &keep);
+/// `result = keep ? grad / (1 - ratio) : 0`.
+Status dropoutGrad(const HostTensor &grad, const HostTensor &keep, double ratio,
+                   HostTensor &result);
 /// Conversion to `type`: float -> integer truncates toward zero (saturating,
 /// NaN -> 0), anything -> I1 is `!= 0`, floats round to nearest even.
 Status cast(const HostTensor &x, ElementType type, HostTensor &result);

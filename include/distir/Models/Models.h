@@ -52,6 +52,10 @@ struct GptConfig {
   /// The LM head is the word embedding transposed (GPT-2's and Megatron-LM's
   /// default) rather than its own lm_head.weight [H, V].
   bool tieEmbeddings = true;
+  /// Training dropout probability where Megatron-LM applies it: after the
+  /// embeddings, on the attention probabilities, after the attention
+  /// projection and after the MLP (each before its residual add). 0: none.
+  double dropout = 0.0;
 };
 
 /// Why the configuration cannot be built (naming the offending option as

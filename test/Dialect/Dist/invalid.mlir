@@ -544,3 +544,43 @@ func.func @gather_result(%x: tensor<4xf32, #dist.devices<[0:4]>>) {
   %0 = dist.gather %x root 0 dim 0 groups [[0, 1], [2, 3]] : tensor<4xf32, #dist.devices<[0:4]>> -> tensor<8xf32, #dist.devices<[0:4]>>
   return
 }
+
+// -----
+
+func.func @dropout_ratio(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'dist.dropout_train' op ratio must be in [0, 1), got 1}}
+  %0, %1 = dist.dropout_train %x {ratio = 1.0 : f64, id = 0} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi1>)
+  return
+}
+
+// -----
+
+func.func @dropout_reference_rank(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'dist.dropout_train' op reference_shape has 1 dimensions, the input 2}}
+  %0, %1 = dist.dropout_train %x {ratio = 0.1 : f64, id = 0, reference_shape = array<i64: 32>} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi1>)
+  return
+}
+
+// -----
+
+func.func @dropout_offset(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'dist.dropout_train' op reference_offset 6 of dimension 0 puts the local 4 elements outside the reference 8}}
+  %0, %1 = dist.dropout_train %x {ratio = 0.1 : f64, id = 0, reference_shape = array<i64: 8, 8>, reference_offset = array<i64: 6, 0>} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi1>)
+  return
+}
+
+// -----
+
+func.func @dropout_blocks(%x: tensor<4x8xf32>, %b: tensor<i64>) {
+  // expected-error@+1 {{'dist.dropout_train' op needs one block_dims and one block_sizes entry per block operand, got 0 and 0 for 1}}
+  %0, %1 = dist.dropout_train %x, %b {ratio = 0.1 : f64, id = 0} : (tensor<4x8xf32>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xi1>)
+  return
+}
+
+// -----
+
+func.func @dropout_grad_mask(%g: tensor<4x8xf32>, %k: tensor<4x4xi1>) {
+  // expected-error@+1 {{gradient and mask must have the same shape}}
+  %0 = dist.dropout_grad %g, %k {ratio = 0.1 : f64} : (tensor<4x8xf32>, tensor<4x4xi1>) -> tensor<4x8xf32>
+  return
+}

@@ -109,6 +109,13 @@ func.func @forward(%x: tensor<2x8x16xf32>, %w: tensor<16x32xf32>, %v: tensor<32x
   %34 = dist.mse_loss %0, %2 : (tensor<2x8x32xf32>, tensor<2x8x32xf32>) -> tensor<f32>
   // CHECK: dist.dropout {{.*}} {ratio = 1.000000e-01 : f64}
   %35 = dist.dropout %0 {ratio = 0.1 : f64} : (tensor<2x8x32xf32>) -> tensor<2x8x32xf32>
+  // CHECK: dist.dropout_train %{{.*}} {id = 3 : i64, ratio = 1.000000e-01 : f64} : (tensor<2x8x32xf32>) -> (tensor<2x8x32xf32>, tensor<2x8x32xi1>)
+  %drop, %keep = dist.dropout_train %0 {ratio = 0.1 : f64, id = 3} : (tensor<2x8x32xf32>) -> (tensor<2x8x32xf32>, tensor<2x8x32xi1>)
+  // CHECK: dist.dropout_train %{{.*}}, %{{.*}} {block_dims = array<i64: 0>, block_sizes = array<i64: 2>, id = 3 : i64, ratio = 1.000000e-01 : f64, reference_offset = array<i64: 4, 0, 0>, reference_shape = array<i64: 8, 8, 32>, seed = 7 : i64}
+  %blk = dist.constant dense<1> : tensor<i64>
+  %drop2, %keep2 = dist.dropout_train %0, %blk {ratio = 0.1 : f64, id = 3, seed = 7, reference_shape = array<i64: 8, 8, 32>, reference_offset = array<i64: 4, 0, 0>, block_dims = array<i64: 0>, block_sizes = array<i64: 2>} : (tensor<2x8x32xf32>, tensor<i64>) -> (tensor<2x8x32xf32>, tensor<2x8x32xi1>)
+  // CHECK: dist.dropout_grad %{{.*}}, %{{.*}} {ratio = 1.000000e-01 : f64} : (tensor<2x8x32xf32>, tensor<2x8x32xi1>) -> tensor<2x8x32xf32>
+  %dgrad = dist.dropout_grad %drop, %keep {ratio = 0.1 : f64} : (tensor<2x8x32xf32>, tensor<2x8x32xi1>) -> tensor<2x8x32xf32>
   // CHECK: dist.cast %{{.*}} {to = bf16} : (tensor<2x8x32xf32>) -> tensor<2x8x32xbf16>
   %36 = dist.cast %35 {to = bf16} : (tensor<2x8x32xf32>) -> tensor<2x8x32xbf16>
   // CHECK: dist.constant dense<5.000000e-01> : tensor<f32>

@@ -296,6 +296,93 @@ LogicalResult GeluGradOp::inferReturnTypes(MLIRContext *context,
 }
 
 //===----------------------------------------------------------------------===//
+// Dropout
+//===----------------------------------------------------------------------===//
+
+LogicalResult DropoutTrainOp::inferReturnTypes(MLIRContext *context,
+                                               std::optional<Location> location,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &types) {
+  INFER_CONTEXT(DropoutTrainOp);
+  auto input = tensorOf(adaptor.getInput());
+  types.push_back(input);
+  types.push_back(makeTensor(input.getShape(),
+                             IntegerType::get(input.getContext(), 1),
+                             input.getEncoding()));
+  return success();
+}
+
+SmallVector<int64_t> DropoutTrainOp::getReferenceShapeOrResultShape() {
+  if (std::optional<ArrayRef<int64_t>> shape = getReferenceShape())
+    return SmallVector<int64_t>(*shape);
+  return SmallVector<int64_t>(getResult().getType().getShape());
+}
+
+/// `ratio` is a probability of zeroing that leaves something to rescale.
+static LogicalResult verifyDropoutRatio(Operation *op, double ratio) {
+  if (!(ratio >= 0.0 && ratio < 1.0))
+    return op->emitOpError("ratio must be in [0, 1), got ") << ratio;
+  return success();
+}
+
+LogicalResult DropoutTrainOp::verify() {
+  if (failed(verifyDropoutRatio(*this, getRatio().convertToDouble())))
+    return failure();
+  RankedTensorType type = getResult().getType();
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> reference = getReferenceShapeOrResultShape();
+  if ((int64_t)reference.size() != rank)
+    return emitOpError("reference_shape has ")
+           << reference.size() << " dimensions, the input " << rank;
+  if (std::optional<ArrayRef<int64_t>> offset = getReferenceOffset()) {
+    if ((int64_t)offset->size() != rank)
+      return emitOpError("reference_offset has ")
+             << offset->size() << " dimensions, the input " << rank;
+    for (auto [d, start] : llvm::enumerate(*offset))
+      if (start < 0 ||
+          (!type.isDynamicDim(d) && start > reference[d] - type.getDimSize(d)))
+        return emitOpError("reference_offset ")
+               << start << " of dimension " << d << " puts the local "
+               << type.getDimSize(d) << " elements outside the reference "
+               << reference[d];
+  }
+  ArrayRef<int64_t> dims = getBlockDims(), sizes = getBlockSizes();
+  if (dims.size() != getBlocks().size() || sizes.size() != dims.size())
+    return emitOpError("needs one block_dims and one block_sizes entry per "
+                       "block operand, got ")
+           << dims.size() << " and " << sizes.size() << " for "
+           << getBlocks().size();
+  for (auto [dim, size] : llvm::zip(dims, sizes)) {
+    if (dim < 0 || dim >= rank)
+      return emitOpError("block dimension ") << dim << " is out of range";
+    if (size <= 0 || size > reference[dim])
+      return emitOpError("block size ")
+             << size << " of dimension " << dim << " is not in [1, "
+             << reference[dim] << "]";
+  }
+  for (Value block : getBlocks())
+    if (cast<RankedTensorType>(block.getType()).getRank() != 0)
+      return emitOpError("block indices must be rank-0 tensors");
+  return success();
+}
+
+LogicalResult DropoutGradOp::inferReturnTypes(MLIRContext *context,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  INFER_CONTEXT(DropoutGradOp);
+  auto grad = tensorOf(adaptor.getGrad()), keep = tensorOf(adaptor.getKeep());
+  if (failed(sameShape(inf, grad, keep, "gradient and mask")))
+    return failure();
+  types.push_back(grad);
+  return success();
+}
+
+LogicalResult DropoutGradOp::verify() {
+  return verifyDropoutRatio(*this, getRatio().convertToDouble());
+}
+
+//===----------------------------------------------------------------------===//
 // Softmax and normalization
 //===----------------------------------------------------------------------===//
 

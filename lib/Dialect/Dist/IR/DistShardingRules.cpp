@@ -75,7 +75,9 @@ void mlir::dist::detail::buildElementwiseShardingLoops(Operation *op,
   for (Value operand : op->getOperands())
     rule.addOperand(
         broadcastDims(tensorType(operand), result.getShape(), loops));
-  rule.addResult(loops);
+  // Several results (dropout_train's value and mask) have the same shape.
+  for (unsigned r = 0; r < op->getNumResults(); ++r)
+    rule.addResult(loops);
 }
 
 void mlir::dist::detail::setJointlyLinear(Operation *op, Rule &rule) {
@@ -422,6 +424,52 @@ TakeOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
   Value local =
       TakeOp::create(builder, getLoc(), operands[0], operands[1], axis, block);
   return SmallVector<Value>{local};
+}
+
+//===----------------------------------------------------------------------===//
+// Training dropout
+//===----------------------------------------------------------------------===//
+
+/// Elementwise, but split, a device must draw the mask of its block of the
+/// reference tensor: every loop expands (buildLocalExpansion adds the
+/// device's block index along each split dimension).
+LogicalResult DropoutTrainOp::buildShardingLoops(ShardingRule &rule) {
+  SmallVector<int64_t> loops;
+  for (int64_t d = 0, e = getResult().getType().getRank(); d < e; ++d)
+    loops.push_back(rule.addExpandingLoop());
+  rule.addOperand(loops);
+  for (size_t i = 0, e = getBlocks().size(); i < e; ++i)
+    rule.addOperand({});
+  rule.addResult(loops);
+  rule.addResult(loops);
+  return success();
+}
+
+FailureOr<SmallVector<Value>>
+DropoutTrainOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
+                                    const LocalExpansion &expansion) {
+  SmallVector<Value> blocks(operands.drop_front());
+  SmallVector<int64_t> dims(getBlockDims()), sizes(getBlockSizes());
+  RankedTensorType local = expansion.resultTypes.front();
+  // Loop d runs over dimension d (buildShardingLoops).
+  for (int64_t d = 0; d < local.getRank(); ++d) {
+    if (!expansion.isSplit(d))
+      continue;
+    blocks.push_back(
+        buildBlockIndex(builder, getLoc(), expansion.loopGroups[d]));
+    dims.push_back(d);
+    sizes.push_back(local.getDimSize(d));
+  }
+  SmallVector<Type> resultTypes(expansion.resultTypes.begin(),
+                                expansion.resultTypes.end());
+  auto dropout = DropoutTrainOp::create(
+      builder, getLoc(), resultTypes, operands.front(), blocks, getRatioAttr(),
+      getIdAttr(), getSeedAttr(),
+      builder.getDenseI64ArrayAttr(getReferenceShapeOrResultShape()),
+      getReferenceOffsetAttr(), builder.getDenseI64ArrayAttr(dims),
+      builder.getDenseI64ArrayAttr(sizes));
+  return SmallVector<Value>{Value(dropout.getResult()),
+                            Value(dropout.getKeep())};
 }
 
 LogicalResult TakeGradOp::buildShardingLoops(ShardingRule &rule) {

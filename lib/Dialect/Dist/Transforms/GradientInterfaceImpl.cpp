@@ -400,6 +400,30 @@ static LogicalResult buildGradientOf(DropoutOp op, OpBuilder &builder,
   return setGradients(operandGradients, {resultGradients[0]});
 }
 
+static LogicalResult buildGradientOf(DropoutTrainOp op, OpBuilder &builder,
+                                     ArrayRef<Value> resultGradients,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  // The mask has no gradient; the block indices are integers.
+  Value grad = resultGradients[0];
+  operandGradients.push_back(grad ? DropoutGradOp::create(builder, op.getLoc(),
+                                                          grad, op.getKeep(),
+                                                          op.getRatioAttr())
+                                  : Value());
+  operandGradients.append(op.getBlocks().size(), Value());
+  return success();
+}
+
+static LogicalResult buildGradientOf(DropoutGradOp op, OpBuilder &builder,
+                                     ArrayRef<Value> resultGradients,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  // Linear in the gradient, with the same mask.
+  return setGradients(
+      operandGradients,
+      {DropoutGradOp::create(builder, op.getLoc(), resultGradients[0],
+                             op.getKeep(), op.getRatioAttr()),
+       Value()});
+}
+
 static LogicalResult buildGradientOf(CastOp op, OpBuilder &builder,
                                      ArrayRef<Value> resultGradients,
                                      SmallVectorImpl<Value> &operandGradients) {
@@ -1113,15 +1137,16 @@ void mlir::dist::registerGradientInterfaceExternalModels(
     attachGradientModels<
         MatmulOp, AddOp, SubOp, MulOp, DivOp, PowOp, WhereOp, NegOp, ExpOp,
         LogOp, SqrtOp, RsqrtOp, ErfOp, ReluOp, TanhOp, SigmoidOp, GeluOp,
-        DropoutOp, CastOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp, BatchNormOp,
-        TransposeOp, ReshapeOp, ConcatOp, SliceOp, SplitOp, PadOp, TakeOp,
-        ExpandOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, OneHotOp,
-        CrossEntropyOp, MseLossOp, ConvOp, MaxPoolOp, AvgPoolOp,
-        GlobalAvgPoolOp, ReluGradOp, TanhGradOp, SigmoidGradOp, GeluGradOp,
-        SoftmaxGradOp, LogSoftmaxGradOp, LayerNormGradOp, BatchNormGradOp,
-        CrossEntropyGradOp, MseLossGradOp, TakeGradOp, ConvGradInputOp,
-        ConvGradFilterOp, MaxPoolGradOp, AvgPoolGradOp, SgdUpdateOp,
-        AdamUpdateOp, SendOp, AllReduceOp, AllGatherOp, ReduceScatterOp,
-        AllToAllOp, BroadcastOp, ReduceOp, ScatterOp, GatherOp>(ctx);
+        DropoutOp, DropoutTrainOp, DropoutGradOp, CastOp, SoftmaxOp,
+        LogSoftmaxOp, LayerNormOp, BatchNormOp, TransposeOp, ReshapeOp,
+        ConcatOp, SliceOp, SplitOp, PadOp, TakeOp, ExpandOp, ReduceSumOp,
+        ReduceMeanOp, ReduceMaxOp, OneHotOp, CrossEntropyOp, MseLossOp, ConvOp,
+        MaxPoolOp, AvgPoolOp, GlobalAvgPoolOp, ReluGradOp, TanhGradOp,
+        SigmoidGradOp, GeluGradOp, SoftmaxGradOp, LogSoftmaxGradOp,
+        LayerNormGradOp, BatchNormGradOp, CrossEntropyGradOp, MseLossGradOp,
+        TakeGradOp, ConvGradInputOp, ConvGradFilterOp, MaxPoolGradOp,
+        AvgPoolGradOp, SgdUpdateOp, AdamUpdateOp, SendOp, AllReduceOp,
+        AllGatherOp, ReduceScatterOp, AllToAllOp, BroadcastOp, ReduceOp,
+        ScatterOp, GatherOp>(ctx);
   });
 }

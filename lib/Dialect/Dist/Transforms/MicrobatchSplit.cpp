@@ -181,6 +181,8 @@ private:
   Value getLocalized(Value local, int64_t stage);
   Value getScale(RankedTensorType like, int64_t stage);
   Operation *emitOp(Operation *original, int64_t stage, int64_t microbatch);
+  void placeDropoutMicrobatch(DropoutTrainOp dropout, Operation *original,
+                              int64_t microbatch);
   void finalizeFrontier(Value original, int64_t stage);
   void tag(Operation *op, int64_t stage, int64_t microbatch,
            Operation *from = nullptr);
@@ -454,6 +456,10 @@ LogicalResult PipelineSplitter::splitOp(
       return opError(op)
              << "needs the whole batch dimension; it cannot be split into "
                 "microbatches";
+    // A microbatch of a gathered batch is no block of the reference batch.
+    if (resultInterleaved && isa<DropoutTrainOp>(op))
+      return opError(op) << "draws its mask over a batch gathered over "
+                            "devices; it cannot be split into microbatches";
     for (auto [r, result] : llvm::enumerate(op->getResults())) {
       MicrobatchState state{-1, true, false};
       SmallVector<int64_t> shape(localTypes[r].getShape());
@@ -823,8 +829,29 @@ Operation *PipelineSplitter::emitOp(Operation *original, int64_t stage,
       scratchMapping.map(sourceOperand, lookup(operand, stage, microbatch));
   }
   Operation *copy = builder.clone(*source, scratchMapping);
+  if (auto dropout = dyn_cast<DropoutTrainOp>(copy); dropout && microbatch >= 0)
+    placeDropoutMicrobatch(dropout, original, microbatch);
   tag(copy, stage, microbatch);
   return copy;
+}
+
+/// Microbatch `microbatch` of a training dropout draws the mask elements of
+/// its block of the batch: its reference offset moves by the blocks before.
+void PipelineSplitter::placeDropoutMicrobatch(DropoutTrainOp dropout,
+                                              Operation *original,
+                                              int64_t microbatch) {
+  auto state = states.find(original->getResult(0));
+  if (state == states.end() || state->second.batchDim < 0)
+    return; // Runs on a sum over the microbatches: the unsplit tensor.
+  int64_t dim = state->second.batchDim;
+  int64_t rank = dropout.getResult().getType().getRank();
+  SmallVector<int64_t> offset(rank, 0);
+  if (std::optional<ArrayRef<int64_t>> previous = dropout.getReferenceOffset())
+    offset.assign(previous->begin(), previous->end());
+  offset[dim] += microbatch * dropout.getResult().getType().getDimSize(dim);
+  dropout.setReferenceShape(
+      cast<DropoutTrainOp>(original).getReferenceShapeOrResultShape());
+  dropout.setReferenceOffset(offset);
 }
 
 void PipelineSplitter::finalizeFrontier(Value original, int64_t stage) {

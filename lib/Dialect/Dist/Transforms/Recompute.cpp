@@ -115,7 +115,8 @@ collectAttentionGroups(Block &body,
         Operation *user = use.getOwner();
         if (!hasPhase(user, Phase::Forward))
           continue;
-        if (isa<DropoutOp>(user)) {
+        if (isa<DropoutOp, DropoutTrainOp>(user) &&
+            use.getOperandNumber() == 0) {
           dropouts.push_back(user);
           probs.push_back(user->getResult(0));
         } else if (isa<MatmulOp>(user) && use.getOperandNumber() == 0) {

@@ -403,6 +403,71 @@ def Dist_DropoutOp : Dist_UnaryOp<"dropout", "x", 0, [Dist_JointlyLinear]> {
   let results = (outs Dist_FloatTensor:$result);
 }
 
+def Dist_MaskTensor : RankedTensorOf<[I1]>;
+
+// Generating a mask element is a counter-based hash (Philox-4x32-10: ten
+// rounds of two 32-bit multiplies) plus a compare and a multiply; like the
+// other elementwise ops, it is memory-bound and the count only matters for
+// reports.
+def Dist_DropoutTrainOp : Dist_ComputeOp<"dropout_train",
+    [Dist_Elementwise, Dist_FlopsPerElement<4>], [],
+    ["buildShardingLoops", "buildLocalExpansion"]> {
+  let summary = "Dropout in training form: zeroes elements at random and "
+                "rescales the rest";
+  let description = [{
+    ```mlir
+    %y, %keep = dist.dropout_train %x {id = 3 : i64, ratio = 1.000000e-01 : f64}
+        : (tensor<4x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xi1>)
+    ```
+    `y = keep ? x / (1 - ratio) : 0`, and `keep` is the mask the gradient
+    (`dist.dropout_grad`) reads: one byte per element, as Megatron-LM stores
+    it for backward.
+
+    Whether an element is kept is a pure function of `seed`, `id` and the
+    element's position in the *reference* tensor, the tensor this op produced
+    in the program before any transform: the Philox-4x32-10 counter-based
+    generator (Random123, as cuRAND and PyTorch use) keyed by `(seed, id)`,
+    counting the reference tensor's elements in row-major order; an element
+    is kept when its uniform draw in [0, 1) is at least `ratio`. So a
+    partitioned, microbatched or recomputed program draws exactly the masks
+    of the program it came from. Transforms keep `seed` and `id`, and record
+    where the local tensor lies in the reference one:
+    - `reference_shape`: the reference tensor's shape (absent: the result's);
+    - `reference_offset`: a fixed offset per dimension (the microbatch split
+      adds its microbatch's block);
+    - `blocks` with `block_dims` and `block_sizes`: for each dimension the
+      partitioner split, the rank-0 block index of the device (a
+      `dist.group_rank`), the dimension and the size of a block; a device
+      adds `block * size` along that dimension. Every dimension splits
+      through this local expansion (ShardingRuleOpInterface).
+  }];
+  let arguments = (ins Dist_FloatTensor:$input,
+      Variadic<Dist_IndexTensor>:$blocks,
+      F64Attr:$ratio, I64Attr:$id, DefaultValuedAttr<I64Attr, "0">:$seed,
+      OptionalAttr<DenseI64ArrayAttr>:$reference_shape,
+      OptionalAttr<DenseI64ArrayAttr>:$reference_offset,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$block_dims,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$block_sizes);
+  let results = (outs Dist_FloatTensor:$result, Dist_MaskTensor:$keep);
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The reference tensor's shape: `reference_shape`, else the result's.
+    ::llvm::SmallVector<int64_t> getReferenceShapeOrResultShape();
+  }];
+}
+
+def Dist_DropoutGradOp : Dist_ComputeOp<"dropout_grad",
+    [Dist_Elementwise, Dist_FlopsPerElement<1>]> {
+  let summary = "Gradient of dropout_train from the result gradient and the mask";
+  let description = [{
+    `grad_input = keep ? grad / (1 - ratio) : 0`.
+  }];
+  let arguments = (ins Dist_FloatTensor:$grad, Dist_MaskTensor:$keep,
+                       F64Attr:$ratio);
+  let results = (outs Dist_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+
 def Dist_CastOp : Dist_ComputeOp<"cast", [Dist_Elementwise, Dist_DataMovement]> {
   let summary = "Converts elements to another element type";
   let description = [{
