@@ -85,19 +85,12 @@ Status checkRatio(const char *kernel, double ratio) {
 
 } // namespace
 
-Status dropoutTrain(const HostTensor &x, double ratio, uint64_t seed,
-                    uint64_t id, const DropoutPosition &position,
-                    HostTensor &result, HostTensor &keep) {
-  DISTIR_RETURN_IF_ERROR(checkRatio("dropout_train", ratio));
-  HostTensor mask(ElementType::I1, x.getShape());
-  uint8_t *kept = mask.getData<uint8_t>();
-  DISTIR_RETURN_IF_ERROR(forEachReferenceIndex(
-      x.getShape(), position, [&](int64_t flat, uint64_t reference) {
-        kept[flat] = isDropoutKept(seed, id, reference, ratio);
-      }));
+/// `result = kept[i] ? x[i] / (1 - ratio) : 0`, in x's element type.
+static Status applyMask(const char *kernel, const HostTensor &x,
+                        const uint8_t *kept, double ratio, HostTensor &result) {
   HostTensor out = HostTensor::uninitialized(x.getElementType(), x.getShape());
   DISTIR_RETURN_IF_ERROR(
-      dispatchFloat("dropout_train", x.getElementType(), [&](auto zero) {
+      dispatchFloat(kernel, x.getElementType(), [&](auto zero) {
         using T = decltype(zero);
         InputView<T> in(x);
         OutputView<T> o(out);
@@ -108,6 +101,20 @@ Status dropoutTrain(const HostTensor &x, double ratio, uint64_t seed,
         return Status::success();
       }));
   result = std::move(out);
+  return Status::success();
+}
+
+Status dropoutTrain(const HostTensor &x, double ratio, uint64_t seed,
+                    uint64_t id, const DropoutPosition &position,
+                    HostTensor &result, HostTensor &keep) {
+  DISTIR_RETURN_IF_ERROR(checkRatio("dropout_train", ratio));
+  HostTensor mask(ElementType::I1, x.getShape());
+  uint8_t *kept = mask.getData<uint8_t>();
+  DISTIR_RETURN_IF_ERROR(forEachReferenceIndex(
+      x.getShape(), position, [&](int64_t flat, uint64_t reference) {
+        kept[flat] = isDropoutKept(seed, id, reference, ratio);
+      }));
+  DISTIR_RETURN_IF_ERROR(applyMask("dropout_train", x, kept, ratio, result));
   keep = std::move(mask);
   return Status::success();
 }
@@ -119,22 +126,8 @@ Status dropoutGrad(const HostTensor &grad, const HostTensor &keep, double ratio,
       keep.getShape() != grad.getShape())
     return kernelError("dropout_grad",
                        "the mask must be an i1 tensor of the gradient's shape");
-  const uint8_t *kept = keep.getData<uint8_t>();
-  HostTensor out =
-      HostTensor::uninitialized(grad.getElementType(), grad.getShape());
-  DISTIR_RETURN_IF_ERROR(
-      dispatchFloat("dropout_grad", grad.getElementType(), [&](auto zero) {
-        using T = decltype(zero);
-        InputView<T> in(grad);
-        OutputView<T> o(out);
-        const T scale = T(1) / T(1 - ratio);
-        for (int64_t i = 0, e = grad.getNumElements(); i < e; ++i)
-          o[i] = kept[i] ? in[i] * scale : T(0);
-        o.commit();
-        return Status::success();
-      }));
-  result = std::move(out);
-  return Status::success();
+  return applyMask("dropout_grad", grad, keep.getData<uint8_t>(), ratio,
+                   result);
 }
 
 } // namespace kernels
