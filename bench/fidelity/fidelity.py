@@ -39,13 +39,15 @@ SEQ, VOCAB = 2048, 51200
 
 # Mechanisms, each switched off in turn for MECHANISM_ROWS: (name, how).
 # `framework` overrides are appended to the row's --framework; `recompute`
-# replaces dist-recompute's mode; `overlap` False passes --no-overlap.
+# replaces dist-recompute's mode; `overlap` False passes --no-overlap;
+# `scatter_gather` False sends pipeline activations whole (a pass option).
 MECHANISMS = [
     ("blocking TP all-reduces (sc21)", dict(framework="tp-overlap=true")),
     ("DDP as run (torch <-> local)", dict(framework="swap-ddp")),
     ("fused bias kernels", dict(framework="fuse=false")),
     ("whole-layer recompute", dict(recompute="minimal")),
     ("communication overlap", dict(overlap=False)),
+    ("pipeline scatter/gather (sc21)", dict(scatter_gather=False)),
 ]
 MECHANISM_ROWS = ["1.7B", "18B", "39B"]
 
@@ -122,7 +124,7 @@ def table4():
 
 
 def table1_row(row, framework_extra="", recompute="full", overlap=True,
-               show=False):
+               scatter_gather=True, show=False):
     """Simulated TF/s per GPU of a Table 1 row and its command."""
     name, heads, hidden, layers, tp, pp, dp, batch, micro, _, _ = row
     gpus = tp * pp * dp
@@ -130,7 +132,12 @@ def table1_row(row, framework_extra="", recompute="full", overlap=True,
     parallel = "dp=%d tp=%d pp=%d microbatches=%d" % (dp, tp, pp, microbatches)
     if pp > 1:
         parallel += " schedule=1f1b"
-    program = os.path.join(WORK, "t1-%s-%s.mlirbc" % (name, recompute))
+    # SC'21's code sends pipeline activations as 1/tp slices and all-gathers
+    # them (--scatter-gather-tensors-in-pipeline, on by default): a pass
+    # option, since it changes what is communicated (no effect with pp = 1).
+    parallel += " scatter-gather=%s" % ("true" if scatter_gather else "false")
+    program = os.path.join(WORK, "t1-%s-%s-%s.mlirbc" % (
+        name, recompute, "sg" if scatter_gather else "whole"))
     pipeline = "%s | dist-opt --dist-autodiff=optimizer=adam " \
         "--dist-recompute=mode=%s --dist-parallelize=\"%s\"" % (
             gen_command(layers, hidden, heads, SEQ, VOCAB, batch), recompute,
@@ -209,7 +216,8 @@ def mechanisms():
         for row, reference in zip(rows, base):
             tflops = table1_row(row, how.get("framework", ""),
                                 how.get("recompute", "full"),
-                                how.get("overlap", True))[0]
+                                how.get("overlap", True),
+                                how.get("scatter_gather", True))[0]
             cells.append("%9.1f (%+5.1f%%)" % (
                 tflops, (tflops / reference - 1) * 100))
         print("%-34s" % mechanism + "".join("%18s" % c for c in cells))

@@ -120,6 +120,13 @@ static cl::opt<bool> buildAll(
     cl::desc("Build every configuration in full with dist-parallelize "
              "instead of composing it from its two-microbatch build (slow)"),
     cl::cat(searchCategory));
+static cl::opt<cl::boolOrDefault> scatterGather(
+    "scatter-gather",
+    cl::desc("Pipeline scatter/gather (dist-parallelize scatter-gather): "
+             "activations and gradients sent between stages as 1/tp slices "
+             "and all-gathered over tp (default: on with --framework "
+             "megatron-sc21 or megatron-2022, off otherwise)"),
+    cl::cat(searchCategory));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print where the time goes on stderr"),
                             cl::cat(searchCategory));
@@ -146,6 +153,8 @@ int main(int argc, char **argv) {
   command.modelSpecs.assign(modelSpecs.begin(), modelSpecs.end());
   command.clusterSpec = clusterSpec;
   command.frameworkSpec = frameworkSpec;
+  if (scatterGather != cl::BOU_UNSET)
+    command.scatterGather = scatterGather == cl::BOU_TRUE;
   command.deviceCounts.assign(deviceCounts.begin(), deviceCounts.end());
   command.globalBatches.assign(globalBatches.begin(), globalBatches.end());
   command.microbatches.assign(microbatches.begin(), microbatches.end());

@@ -11,6 +11,7 @@
 #define DISTIR_SEARCH_COMMAND_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct SearchCommand {
   std::string clusterSpec;
   /// dist-sim's --framework (megatron-core when not given).
   std::string frameworkSpec = "megatron-core";
+  /// --scatter-gather; unset: on for the frameworks whose code sends
+  /// pipeline tensors that way (megatron-sc21, megatron-2022).
+  std::optional<bool> scatterGather;
   std::vector<int64_t> deviceCounts, globalBatches, microbatches;
   int64_t maxMicrobatches = 1024;
   std::vector<std::string> schedules, recomputeModes;

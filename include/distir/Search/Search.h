@@ -69,6 +69,9 @@ struct SearchOptions {
   /// What runs the configurations (dist-sim --framework) and its spec.
   sim::Framework framework;
   std::string frameworkSpec = "megatron-core";
+  /// dist-parallelize's scatter-gather: pipeline activations and gradients
+  /// sent as 1/tp slices and all-gathered over tp.
+  bool scatterGather = false;
   /// dist-autodiff's optimizer: sgd or adam.
   ::mlir::dist::Optimizer optimizer = ::mlir::dist::Optimizer::Adam;
   /// dist-autodiff's precision: auto (mixed for f16/bf16 models), model or

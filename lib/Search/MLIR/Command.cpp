@@ -107,6 +107,12 @@ bool readOptions(const SearchCommand &command, SearchOptions &options) {
     return !fail(framework.message());
   options.framework = *framework;
   options.frameworkSpec = command.frameworkSpec;
+  // SC'21's and 2022's Megatron-LM scatter and gather pipeline tensors by
+  // default (--no-scatter-gather-tensors-in-pipeline turns it off);
+  // Megatron-Core sends them whole.
+  StringRef preset = StringRef(command.frameworkSpec).split(':').first;
+  options.scatterGather = command.scatterGather.value_or(
+      preset == "megatron-sc21" || preset == "megatron-2022");
   if (!readSpace(command, *cluster, options.space))
     return false;
   if (!(command.maxMemoryFraction > 0 && command.maxMemoryFraction <= 1))

@@ -107,7 +107,7 @@ std::vector<PassStep> getCommandSteps(const Configuration &config,
   std::vector<PassStep> steps = {getAutodiffStep(options)};
   if (config.recompute != Recompute::None)
     steps.push_back(getRecomputeStep(config.recompute));
-  steps.push_back(getParallelizeStep(config, options.clusterSpec));
+  steps.push_back(getParallelizeStep(config, options));
   return steps;
 }
 

@@ -68,7 +68,8 @@ std::string renderCommandLine(llvm::ArrayRef<PassStep> steps) {
 /// dist-parallelize spells it (docs/parallelize.md: a pp x dp x tp mesh, tp
 /// innermost, the layout Space.h describes).
 PassStep getParallelizeStep(const Configuration &config,
-                            const std::string &clusterSpec) {
+                            const SearchOptions &searchOptions) {
+  const std::string &clusterSpec = searchOptions.clusterSpec;
   std::string options = "dp=" + std::to_string(config.dp) +
                         " tp=" + std::to_string(config.tp) +
                         " pp=" + std::to_string(config.pp) +
@@ -78,6 +79,8 @@ PassStep getParallelizeStep(const Configuration &config,
   // Only a pipeline is cut, by the times of the search's cluster.
   if (config.pp > 1 && clusterSpec != kDefaultCutCluster)
     options += " cluster=" + clusterSpec;
+  if (searchOptions.scatterGather && config.tp > 1 && config.pp > 1)
+    options += " scatter-gather=true";
   return {"dist-parallelize", options};
 }
 
@@ -418,6 +421,7 @@ Status Worker::parallelize(ModuleOp module, const Configuration &config,
   if (failed(pipelineOptions) || failed(mesh))
     return Status::error(errors.take());
   pipelineOptions->measuredTimes.assign(cutTimes.begin(), cutTimes.end());
+  pipelineOptions->scatterGather = options.scatterGather;
   if (failed(dist::checkBatchSplit(func, config.dp, config.microbatches)) ||
       failed(dist::pipelineFunction(func, *mesh, *pipelineOptions,
                                     annotateAsParallelize)))
@@ -439,7 +443,7 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   OwningOpRef<ModuleOp> module = step.clone();
   if (cutTimes.empty())
     DISTIR_RETURN_IF_ERROR(
-        runPasses(*module, {getParallelizeStep(config, options.clusterSpec)}));
+        runPasses(*module, {getParallelizeStep(config, options)}));
   else
     DISTIR_RETURN_IF_ERROR(parallelize(*module, config, cutTimes));
   FailureOr<std::shared_ptr<const PipelineTemplate>> stage =

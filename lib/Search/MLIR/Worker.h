@@ -45,9 +45,11 @@ std::string renderCommandLine(llvm::ArrayRef<PassStep> steps);
 /// The dist-opt pass that parallelizes the training step for `config`, as
 /// dist-parallelize spells it (docs/parallelize.md: a pp x dp x tp mesh, tp
 /// innermost, the layout Space.h describes); the stage cut times the ops on
-/// `clusterSpec` (named only when it is not the pass's default).
+/// the search's cluster (named only when it is not the pass's default);
+/// pipeline scatter/gather as SearchOptions::scatterGather says (named only
+/// where it changes the program: tp > 1 and pp > 1).
 PassStep getParallelizeStep(const Configuration &config,
-                            const std::string &clusterSpec);
+                            const SearchOptions &options);
 PassStep getAutodiffStep(const SearchOptions &options);
 PassStep getRecomputeStep(Recompute recompute);
 

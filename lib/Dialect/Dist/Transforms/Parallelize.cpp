@@ -40,6 +40,7 @@ struct ParallelizePass
         getPipelineOptions(loc, pp, microbatches, schedule, cluster);
     if (failed(options))
       return signalPassFailure();
+    options->scatterGather = scatterGather;
     for (auto [name, value] :
          {std::pair<StringRef, int64_t>{"dp", dp}, {"tp", tp}})
       if (value < 1) {

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScatterGather.h"
+
 #include "distir/Dialect/Dist/Transforms/LoopSharding.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Reshard.h"
@@ -96,6 +98,12 @@ private:
   Value reshard(OpBuilder &builder, Location loc, Value value,
                 const Layout &from, const Layout &to, const Mesh *mesh);
   Value scale(OpBuilder &builder, Location loc, Value value, int64_t divisor);
+  /// `value`, laid out as `layout` on mesh `from`, sent to `to`: whole, or
+  /// scattered and gathered over PartitionOptions::scatterGatherAxis.
+  /// `receiver` gives the hints of the receiving side's ops.
+  Value send(OpBuilder &builder, Location loc, Value value,
+             const Layout &layout, const Mesh &from, const Mesh &to,
+             Operation *receiver);
   LogicalResult partitionOp(Operation *op);
   /// Whether the loop sharding splits a loop that only the op's local
   /// expansion can split.
@@ -239,6 +247,28 @@ Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
   return value;
 }
 
+Value Partitioner::send(OpBuilder &builder, Location loc, Value value,
+                        const Layout &layout, const Mesh &from, const Mesh &to,
+                        Operation *receiver) {
+  std::optional<int64_t> axis;
+  if (!options.scatterGatherAxis.empty())
+    axis = from.getAxisIndex(options.scatterGatherAxis);
+  // Only a value every device of the axis holds whole is cut.
+  std::optional<int64_t> dim;
+  if (axis && !layout.usesAxis(*axis))
+    dim = getScatterGatherDim(cast<RankedTensorType>(value.getType()),
+                              from.getAxisSize(*axis));
+  if (!dim) {
+    auto send = SendOp::create(builder, loc, value, devicesOf(&to));
+    copyHints(hintSource, send);
+    return send;
+  }
+  return sendScatterGather(
+      builder, loc, value, *dim, devicesOf(&to), groupsOf(&from, {*axis}),
+      groupsOf(&to, {*axis}), [&](Operation *op) { copyHints(hintSource, op); },
+      [&](Operation *op) { copyHints(receiver, op); });
+}
+
 FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
                                     const Layout &layout, const Mesh *mesh) {
   auto it = placed.find(original);
@@ -293,9 +323,8 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
     LLVM_DEBUG(llvm::dbgs()
                << "send " << value.getType() << " for " << user->getName()
                << " at " << user->getLoc() << "\n");
-    auto send = SendOp::create(builder, user->getLoc(), value, devicesOf(mesh));
-    copyHints(hintSource, send);
-    value = send;
+    value = send(builder, user->getLoc(), value, target, *source.mesh, *mesh,
+                 savedHints);
   }
   hintSource = savedHints;
   copies[original].push_back({value, wanted, mesh});

@@ -180,6 +180,8 @@ LogicalResult mlir::dist::pipelineFunction(
     std::optional<int64_t> stage = getPipelineStage(op);
     return stage ? &stageMeshes[*stage] : nullptr;
   };
+  if (options.scatterGather)
+    partitionOptions.scatterGatherAxis = "tp";
   if (failed(partitionFunction(func, partitionOptions)))
     return failure();
   return splitPipelineStages(func, options);
@@ -200,6 +202,7 @@ struct PipelinePass : public mlir::dist::impl::DistPipelineBase<PipelinePass> {
         module.getLoc(), pp, microbatches, schedule, cluster);
     if (failed(options))
       return signalPassFailure();
+    options->scatterGather = scatterGather;
     SmallVector<func::FuncOp> funcs = getFunctionsToPipeline(module);
     if (funcs.empty())
       return;

@@ -219,6 +219,11 @@ def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
     Option<"cluster", "cluster", "std::string", /*default=*/"\"dgx-a100\"",
            "Cluster (dist-sim's --cluster syntax) whose cost model times the "
            "ops for the stage cut; empty: balance FLOPs">,
+    Option<"scatterGather", "scatter-gather", "bool", /*default=*/"false",
+           "With a \"tp\" axis of size > 1: send a value that crosses stages "
+           "replicated over tp as 1/tp slices (each tp rank its own) and "
+           "all-gather it over tp on the receiving stage (Megatron-LM's "
+           "--scatter-gather-tensors-in-pipeline)">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];
@@ -259,6 +264,11 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
     Option<"cluster", "cluster", "std::string", /*default=*/"\"dgx-a100\"",
            "Cluster (dist-sim's --cluster syntax) whose cost model times the "
            "ops for the stage cut; empty: balance FLOPs">,
+    Option<"scatterGather", "scatter-gather", "bool", /*default=*/"false",
+           "With a \"tp\" axis of size > 1: send a value that crosses stages "
+           "replicated over tp as 1/tp slices (each tp rank its own) and "
+           "all-gather it over tp on the receiving stage (Megatron-LM's "
+           "--scatter-gather-tensors-in-pipeline)">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];

@@ -131,6 +131,10 @@ struct PipelineOptions {
   /// in order, when the caller measured it already (dist-search times one
   /// shape for every pp); empty: cutPipelineStages measures.
   std::vector<double> measuredTimes;
+  /// Values that cross stages replicated over the stage's "tp" axis go as
+  /// 1/tp slices and are all-gathered over tp on arrival (Megatron-LM's
+  /// --scatter-gather-tensors-in-pipeline; PartitionOptions).
+  bool scatterGather = false;
 };
 
 /// The options of a pass: a one-line error at `loc` for a degree below 1 or

@@ -33,6 +33,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <functional>
+#include <string>
 
 namespace mlir::dist {
 
@@ -52,6 +53,11 @@ struct PartitionOptions {
   /// `dist.send` (the meshes must have the same shape and axis names). The
   /// meshes must stay alive and unchanged while partitionFunction runs.
   std::function<const Mesh *(Operation *)> meshOf;
+  /// A mesh axis (e.g. "tp"): a value that crosses meshes replicated over
+  /// it is sent as slices, each device of the axis its own block, and
+  /// all-gathered over the axis on arrival (Megatron-LM's pipeline
+  /// scatter/gather, ScatterGather.h). Empty: values are sent whole.
+  std::string scatterGatherAxis;
 };
 
 /// Rewrites a propagated, unplaced `func` into placed local ops plus
