@@ -40,7 +40,8 @@ SEQ, VOCAB = 2048, 51200
 # Mechanisms, each switched off in turn for MECHANISM_ROWS: (name, how).
 # `framework` overrides are appended to the row's --framework; `recompute`
 # replaces dist-recompute's mode; `overlap` False passes --no-overlap;
-# `scatter_gather` False sends pipeline activations whole (a pass option).
+# `scatter_gather` False sends pipeline activations whole, `buckets` False
+# all-reduces each gradient on its own (pass options).
 MECHANISMS = [
     ("blocking TP all-reduces (sc21)", dict(framework="tp-overlap=true")),
     ("DDP as run (torch <-> local)", dict(framework="swap-ddp")),
@@ -48,6 +49,7 @@ MECHANISMS = [
     ("whole-layer recompute", dict(recompute="minimal")),
     ("communication overlap", dict(overlap=False)),
     ("pipeline scatter/gather (sc21)", dict(scatter_gather=False)),
+    ("gradient buckets (DDP)", dict(buckets=False)),
 ]
 MECHANISM_ROWS = ["1.7B", "18B", "39B"]
 
@@ -124,7 +126,7 @@ def table4():
 
 
 def table1_row(row, framework_extra="", recompute="full", overlap=True,
-               scatter_gather=True, show=False):
+               scatter_gather=True, buckets=True, show=False):
     """Simulated TF/s per GPU of a Table 1 row and its command."""
     name, heads, hidden, layers, tp, pp, dp, batch, micro, _, _ = row
     gpus = tp * pp * dp
@@ -136,8 +138,18 @@ def table1_row(row, framework_extra="", recompute="full", overlap=True,
     # them (--scatter-gather-tensors-in-pipeline, on by default): a pass
     # option, since it changes what is communicated (no effect with pp = 1).
     parallel += " scatter-gather=%s" % ("true" if scatter_gather else "false")
-    program = os.path.join(WORK, "t1-%s-%s-%s.mlirbc" % (
-        name, recompute, "sg" if scatter_gather else "whole"))
+    # run_table_1.sh: DDP=torch up to 18B, DDP=local above.
+    ddp = "torch" if hidden <= 6144 else "local"
+    if framework_extra == "swap-ddp":
+        ddp, framework_extra = {"torch": "local", "local": "torch"}[ddp], ""
+    # What each DDP communicates (pass options too): PyTorch DDP all-reduces
+    # 25 MB buckets (bucket_cap_mb); Megatron's local DDP its whole
+    # contiguous gradient buffer at once (one bucket larger than the model).
+    if buckets:
+        parallel += " grad-bucket-mb=%d" % (25 if ddp == "torch" else 1000000)
+    program = os.path.join(WORK, "t1-%s-%s-%s-%s.mlirbc" % (
+        name, recompute, "sg" if scatter_gather else "whole",
+        ddp if buckets else "unbucketed"))
     pipeline = "%s | dist-opt --dist-autodiff=optimizer=adam " \
         "--dist-recompute=mode=%s --dist-parallelize=\"%s\"" % (
             gen_command(layers, hidden, heads, SEQ, VOCAB, batch), recompute,
@@ -146,10 +158,6 @@ def table1_row(row, framework_extra="", recompute="full", overlap=True,
         local = pipeline.replace("dist-gen ", tool("dist-gen") + " ").replace(
             "dist-opt ", tool("dist-opt") + " ")
         run(local + " --emit-bytecode -o " + program)
-    # run_table_1.sh: DDP=torch up to 18B, DDP=local above.
-    ddp = "torch" if hidden <= 6144 else "local"
-    if framework_extra == "swap-ddp":
-        ddp, framework_extra = {"torch": "local", "local": "torch"}[ddp], ""
     framework = "megatron-sc21:ddp=" + ddp
     if framework_extra:
         framework += "," + framework_extra
@@ -217,7 +225,8 @@ def mechanisms():
             tflops = table1_row(row, how.get("framework", ""),
                                 how.get("recompute", "full"),
                                 how.get("overlap", True),
-                                how.get("scatter_gather", True))[0]
+                                how.get("scatter_gather", True),
+                                how.get("buckets", True))[0]
             cells.append("%9.1f (%+5.1f%%)" % (
                 tflops, (tflops / reference - 1) * 100))
         print("%-34s" % mechanism + "".join("%18s" % c for c in cells))

@@ -111,6 +111,12 @@ struct DataParallelPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (gradBucketMb > 0 && annotateOnly) {
+      mlir::emitError(module.getLoc())
+          << "grad-bucket-mb needs the partitioned program: it cannot be "
+             "combined with annotate-only";
+      return signalPassFailure();
+    }
     FailureOr<MeshOp> meshOp = getOrCreateMesh(
         module, mesh.getValue(), {{axis.getValue(), dp.getValue()}});
     if (failed(meshOp) || failed(annotateAndPartition(
@@ -121,6 +127,9 @@ struct DataParallelPass
                               },
                               annotateOnly)))
       return signalPassFailure();
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal())
+        bucketGradientReductions(func, getBucketBytes(gradBucketMb));
   }
 };
 } // namespace

@@ -74,6 +74,8 @@ struct ParallelizePass
       if (failed(checkBatchSplit(func, dp, microbatches)) ||
           failed(pipelineFunction(func, *meshOp, *options, annotate)))
         return signalPassFailure();
+    for (func::FuncOp func : funcs)
+      bucketGradientReductions(func, getBucketBytes(gradBucketMb));
   }
 };
 

@@ -79,6 +79,10 @@ def DistDataParallel : Pass<"dist-data-parallel", "::mlir::ModuleOp"> {
     Option<"axis", "axis", "std::string", /*default=*/"\"dp\"", "Mesh axis">,
     Option<"annotateOnly", "annotate-only", "bool", /*default=*/"false",
            "Only annotate (to compose with other wrappers before propagating)">,
+    Option<"gradBucketMb", "grad-bucket-mb", "double", /*default=*/"0",
+           "Reduce the data-parallel gradients in flat buckets of about this "
+           "many MiB (2^20 bytes), in the order they are complete, one "
+           "all-reduce per bucket (PyTorch DDP: 25); 0: one per gradient">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect"];
 }
@@ -269,6 +273,10 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
            "replicated over tp as 1/tp slices (each tp rank its own) and "
            "all-gather it over tp on the receiving stage (Megatron-LM's "
            "--scatter-gather-tensors-in-pipeline)">,
+    Option<"gradBucketMb", "grad-bucket-mb", "double", /*default=*/"0",
+           "Reduce the data-parallel gradients in flat buckets of about this "
+           "many MiB (2^20 bytes), in the order they are complete, one "
+           "all-reduce per bucket (PyTorch DDP: 25); 0: one per gradient">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];

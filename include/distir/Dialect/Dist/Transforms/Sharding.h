@@ -68,6 +68,18 @@ struct PartitionOptions {
 LogicalResult partitionFunction(func::FuncOp func,
                                 const PartitionOptions &options = {});
 
+/// Groups the data-parallel gradient reductions of `func` (sum all-reduces
+/// of the optimizer phase) into flat buckets of about `bucketBytes` in the
+/// order their gradients are complete, one all-reduce per bucket, as PyTorch
+/// DDP and Megatron-LM's DDP reduce them (GradientBuckets.cpp). Nothing for
+/// `bucketBytes` <= 0. The program computes the same values.
+void bucketGradientReductions(func::FuncOp func, int64_t bucketBytes);
+
+/// The bytes of a bucket of `mebibytes` MiB (the passes' grad-bucket-mb).
+inline int64_t getBucketBytes(double mebibytes) {
+  return static_cast<int64_t>(mebibytes * 1024 * 1024);
+}
+
 /// The wrapper passes' body: `annotate` every function of `module` with a
 /// body, then propagate and partition it unless `annotateOnly`.
 LogicalResult
