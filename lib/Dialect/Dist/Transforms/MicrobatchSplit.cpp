@@ -146,7 +146,8 @@ namespace {
 class PipelineSplitter {
 public:
   PipelineSplitter(func::FuncOp func, const PipelineOptions &options)
-      : func(func), options(options), numStages(options.numStages),
+      : func(func), options(options),
+        numStages(options.numStages * options.interleave),
         numMicrobatches(options.numMicrobatches) {}
 
   ~PipelineSplitter() { destroyTemplates(); }
@@ -200,7 +201,10 @@ private:
 
   func::FuncOp func;
   PipelineOptions options;
-  int64_t numStages, numMicrobatches;
+  /// Virtual stages (chunks): options.numStages x options.interleave; a
+  /// unit's stage is its chunk, `dist.stage` on the ops.
+  int64_t numStages;
+  int64_t numMicrobatches;
 
   Block *body = nullptr;
   SmallVector<Operation *> ops;
@@ -654,17 +658,28 @@ void PipelineSplitter::collectUnits() {
 
 LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
   PipelineUnitGraph graph;
-  graph.numStages = numStages;
+  graph.numStages = options.numStages;
   graph.numMicrobatches = numMicrobatches;
-  graph.sequences.resize(numStages);
+  graph.interleave = options.interleave;
+  graph.sequences.resize(options.numStages);
   graph.inputs.resize(numStages);
   graph.durations.assign(numStages, {0, 0, 0});
 
-  for (int64_t s = 0; s < numStages; ++s)
+  for (int64_t s = 0; s < options.numStages; ++s)
     graph.sequences[s] =
-        getStageUnits(options.schedule, numStages, s, numMicrobatches,
-                      !forwardOps[s].empty(), !backwardOps[s].empty(),
-                      !epilogueOps[s].empty() || !frontierOfStage[s].empty());
+        getStageUnits(options.schedule, options.numStages, s, numMicrobatches,
+                      options.interleave, [&](int64_t chunk, UnitKind kind) {
+                        switch (kind) {
+                        case UnitKind::Forward:
+                          return !forwardOps[chunk].empty();
+                        case UnitKind::Backward:
+                          return !backwardOps[chunk].empty();
+                        case UnitKind::Epilogue:
+                          return !epilogueOps[chunk].empty() ||
+                                 !frontierOfStage[chunk].empty();
+                        }
+                        llvm_unreachable("covered switch");
+                      });
 
   // Which units of other stages each unit reads from (same microbatch), and
   // how long the units take: FLOPs (only the order matters).
@@ -702,9 +717,11 @@ LogicalResult PipelineSplitter::orderUnits(SmallVectorImpl<Unit> &order) {
   }
 
   LLVM_DEBUG({
-    for (int64_t s = 0; s < numStages; ++s)
+    for (int64_t s = 0; s < options.numStages; ++s)
       llvm::dbgs() << "stage " << s << " runs " << graph.sequences[s].size()
-                   << " units; forward "
+                   << " units\n";
+    for (int64_t s = 0; s < numStages; ++s)
+      llvm::dbgs() << "virtual stage " << s << ": forward "
                    << llvm::format("%g", graph.durations[s][0]) << ", backward "
                    << llvm::format("%g", graph.durations[s][1]) << ", epilogue "
                    << llvm::format("%g", graph.durations[s][2]) << "\n";

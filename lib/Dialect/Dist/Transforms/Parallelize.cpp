@@ -36,8 +36,8 @@ struct ParallelizePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Location loc = module.getLoc();
-    FailureOr<PipelineOptions> options =
-        getPipelineOptions(loc, pp, microbatches, schedule, cluster);
+    FailureOr<PipelineOptions> options = getPipelineOptions(
+        loc, pp, microbatches, schedule, cluster, interleave);
     if (failed(options))
       return signalPassFailure();
     options->scatterGather = scatterGather;

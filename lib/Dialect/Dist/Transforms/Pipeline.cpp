@@ -55,16 +55,38 @@ using namespace mlir::dist::pipeline;
 // The flow
 //===----------------------------------------------------------------------===//
 
-FailureOr<PipelineOptions>
-mlir::dist::getPipelineOptions(Location loc, int64_t numStages,
-                               int64_t numMicrobatches,
-                               PipelineSchedule schedule, StringRef cluster) {
+LogicalResult mlir::dist::checkInterleave(Location loc, int64_t numStages,
+                                          int64_t numMicrobatches,
+                                          PipelineSchedule schedule,
+                                          int64_t interleave) {
+  if (interleave < 1)
+    return mlir::emitError(loc)
+           << "interleave must be at least 1, got " << interleave;
+  if (interleave == 1)
+    return success();
+  if (schedule != PipelineSchedule::OneFOneB)
+    return mlir::emitError(loc)
+           << "interleave = " << interleave << " needs schedule=1f1b";
+  if (numMicrobatches % numStages != 0)
+    return mlir::emitError(loc)
+           << "interleave = " << interleave
+           << " needs microbatches to be a multiple of pp: " << numMicrobatches
+           << " microbatches, pp = " << numStages;
+  return success();
+}
+
+FailureOr<PipelineOptions> mlir::dist::getPipelineOptions(
+    Location loc, int64_t numStages, int64_t numMicrobatches,
+    PipelineSchedule schedule, StringRef cluster, int64_t interleave) {
   if (numStages < 1)
     return mlir::emitError(loc) << "pp must be at least 1, got " << numStages;
   if (numMicrobatches < 1)
     return mlir::emitError(loc)
            << "microbatches must be at least 1, got " << numMicrobatches;
-  PipelineOptions options{numStages, numMicrobatches, schedule, {}};
+  if (failed(checkInterleave(loc, numStages, numMicrobatches, schedule,
+                             interleave)))
+    return failure();
+  PipelineOptions options{numStages, numMicrobatches, schedule, interleave, {}};
   if (cluster.empty())
     return options;
   FailureOr<OpTimer> timer = getRegisteredOpTimer(
@@ -116,8 +138,10 @@ LogicalResult mlir::dist::checkBatchSplit(func::FuncOp func,
 LogicalResult mlir::dist::cutPipelineStages(
     func::FuncOp func, MeshOp meshOp, const PipelineOptions &options,
     function_ref<LogicalResult(func::FuncOp, MeshOp)> annotate) {
-  if (!options.opTimer || options.numStages == 1)
-    return assignPipelineStages(func, options.numStages);
+  // Interleaving cuts numStages x interleave chunks (virtual stages).
+  int64_t numStages = options.numStages, interleave = options.interleave;
+  if (!options.opTimer || numStages * interleave == 1)
+    return assignPipelineStages(func, numStages, nullptr, interleave);
   if (!options.measuredTimes.empty()) {
     Block &body = func.getBody().front();
     if (options.measuredTimes.size() + 1 != body.getOperations().size())
@@ -129,19 +153,20 @@ LogicalResult mlir::dist::cutPipelineStages(
     for (auto [op, seconds] :
          llvm::zip_equal(body.without_terminator(), options.measuredTimes))
       times[&op] = seconds;
-    return assignPipelineStages(func, options.numStages, [&](Operation *op) {
-      return times.lookup(op);
-    });
+    return assignPipelineStages(
+        func, numStages, [&](Operation *op) { return times.lookup(op); },
+        interleave);
   }
   // Checked before anything is copied: the errors name the real function.
-  if (failed(checkUnplacedStep(func, options.numStages)))
+  if (failed(checkUnplacedStep(func, numStages)))
     return failure();
   FailureOr<DenseMap<Operation *, double>> times =
       measureMicrobatchTimes(func, meshOp, options, annotate);
   if (failed(times))
     return failure();
-  return assignPipelineStages(func, options.numStages,
-                              [&](Operation *op) { return times->lookup(op); });
+  return assignPipelineStages(
+      func, numStages, [&](Operation *op) { return times->lookup(op); },
+      interleave);
 }
 
 LogicalResult mlir::dist::pipelineFunction(
@@ -158,11 +183,15 @@ LogicalResult mlir::dist::pipelineFunction(
            << "mesh @" << meshOp.getSymName()
            << " needs an axis \"pp\" of size " << options.numStages;
   LLVM_DEBUG(llvm::dbgs() << "pipelining @" << func.getSymName() << ": "
-                          << options.numStages << " stages, "
+                          << options.numStages << " stages x "
+                          << options.interleave << " chunks, "
                           << options.numMicrobatches << " microbatches, "
                           << stringifyPipelineSchedule(options.schedule)
                           << "\n");
-  if (failed(
+  if (failed(checkInterleave(func.getLoc(), options.numStages,
+                             options.numMicrobatches, options.schedule,
+                             options.interleave)) ||
+      failed(
           checkBatchSplit(func, /*dataParallel=*/1, options.numMicrobatches)) ||
       failed(cutPipelineStages(func, meshOp, options, annotate)))
     return failure();
@@ -176,9 +205,11 @@ LogicalResult mlir::dist::pipelineFunction(
   for (int64_t s = 0; s < options.numStages; ++s)
     stageMeshes.push_back(mesh.getSlice({*ppAxis}, {s}));
   PartitionOptions partitionOptions;
+  // Chunk (virtual stage) c runs on stage c mod pp: interleaving wraps the
+  // chunks around the stages.
   partitionOptions.meshOf = [&](Operation *op) -> const Mesh * {
     std::optional<int64_t> stage = getPipelineStage(op);
-    return stage ? &stageMeshes[*stage] : nullptr;
+    return stage ? &stageMeshes[*stage % options.numStages] : nullptr;
   };
   if (options.scatterGather)
     partitionOptions.scatterGatherAxis = "tp";
@@ -199,7 +230,7 @@ struct PipelinePass : public mlir::dist::impl::DistPipelineBase<PipelinePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<PipelineOptions> options = getPipelineOptions(
-        module.getLoc(), pp, microbatches, schedule, cluster);
+        module.getLoc(), pp, microbatches, schedule, cluster, interleave);
     if (failed(options))
       return signalPassFailure();
     options->scatterGather = scatterGather;

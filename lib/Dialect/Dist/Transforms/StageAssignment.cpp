@@ -1,7 +1,8 @@
 //===- StageAssignment.cpp - cut a training step into pipeline stages -----===//
 //
 // Contiguous ranges of layers (`dist.layer` hints, else the forward ops in
-// order) balanced by a cost per op (the time per microbatch measured in
+// order), one per stage or, interleaved, per chunk (virtual stage), balanced
+// by a cost per op (the time per microbatch measured in
 // StageAssignmentCosts.cpp, else FLOPs); ops without a hint follow their
 // data; constants are copied to every stage that uses them.
 //
@@ -88,9 +89,11 @@ SmallVector<int64_t> partitionBalanced(ArrayRef<double> costs, int64_t parts) {
 
 class StageAssigner {
 public:
-  StageAssigner(func::FuncOp func, int64_t numStages,
+  /// Cuts `numStages` x `interleave` chunks (virtual stages).
+  StageAssigner(func::FuncOp func, int64_t numStages, int64_t interleave,
                 function_ref<double(Operation *)> opCost)
-      : func(func), numStages(numStages), opCost(opCost) {}
+      : func(func), numStages(numStages * interleave), interleave(interleave),
+        opCost(opCost) {}
   LogicalResult run();
   /// The stage of each layer index (-1: no op has it), without marking
   /// anything; empty without hints.
@@ -146,8 +149,20 @@ private:
     return opCost ? opCost(op) + 1e-9 : getOpCost(op);
   }
 
+  /// What an error calls the number of chunks: "pp = 4" or "pp x
+  /// interleave = 2 x 2 = 4".
+  std::string describeChunks() const {
+    if (interleave == 1)
+      return "pp = " + std::to_string(numStages);
+    return "pp x interleave = " + std::to_string(numStages / interleave) +
+           " x " + std::to_string(interleave) + " = " +
+           std::to_string(numStages);
+  }
+
   func::FuncOp func;
+  /// The chunks (virtual stages) the cut makes: pp x interleave.
   int64_t numStages;
+  int64_t interleave;
   function_ref<double(Operation *)> opCost;
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> indexOf;
@@ -234,7 +249,7 @@ LogicalResult StageAssigner::cutIntoStages() {
   if (hinted) {
     if ((int64_t)layerCosts.size() < numStages)
       return mlir::emitError(func.getLoc())
-             << "pp = " << numStages << " is larger than the number of layers ("
+             << describeChunks() << " is larger than the number of layers ("
              << layerCosts.size() << ")";
     SmallVector<double> costs;
     for (auto &entry : layerCosts)
@@ -257,7 +272,7 @@ LogicalResult StageAssigner::cutIntoStages() {
     }
   if ((int64_t)forward.size() < numStages)
     return mlir::emitError(func.getLoc())
-           << "pp = " << numStages << " is larger than the number of "
+           << describeChunks() << " is larger than the number of "
            << "forward ops (" << forward.size()
            << ") of a program without dist.layer hints";
   SmallVector<int64_t> groups = partitionBalanced(costs, numStages);
@@ -409,12 +424,14 @@ void StageAssigner::duplicateConstants() {
 
 LogicalResult
 mlir::dist::assignPipelineStages(func::FuncOp func, int64_t numStages,
-                                 function_ref<double(Operation *)> opCost) {
-  return StageAssigner(func, numStages, opCost).run();
+                                 function_ref<double(Operation *)> opCost,
+                                 int64_t interleave) {
+  return StageAssigner(func, numStages, interleave, opCost).run();
 }
 
 FailureOr<std::vector<int64_t>>
 mlir::dist::cutPipelineLayers(func::FuncOp func, int64_t numStages,
-                              function_ref<double(Operation *)> opCost) {
-  return StageAssigner(func, numStages, opCost).cutLayers();
+                              function_ref<double(Operation *)> opCost,
+                              int64_t interleave) {
+  return StageAssigner(func, numStages, interleave, opCost).cutLayers();
 }

@@ -208,8 +208,13 @@ def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
     pp = i of `mesh` (created as `shape = [pp] axes = ["pp"]` when absent),
     every value replicated there; the partitioner places the ops and sends
     the values that cross stages. Ops get `dist.stage` and, per microbatch,
-    `dist.microbatch`. dist-parallelize adds data and tensor parallelism.
-    See docs/parallelize.md.
+    `dist.microbatch`. With `interleave` = V > 1 (Megatron-LM's virtual
+    pipeline stages, 1f1b only, microbatches a multiple of pp) the layers are
+    cut into pp x V chunks, chunk c on the devices of stage c mod pp
+    (`dist.stage = c`, a virtual stage), and each stage runs Megatron-LM's
+    interleaved 1F1B order; the time-based cut gives the first and last
+    chunks (embedding, LM head) fewer layers. dist-parallelize adds data and
+    tensor parallelism. See docs/parallelize.md.
   }];
   let options = [
     Option<"pp", "pp", "int64_t", /*default=*/"1", "Number of stages">,
@@ -218,6 +223,11 @@ def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
     Option<"schedule", "schedule", "::mlir::dist::PipelineSchedule",
            /*default=*/"::mlir::dist::PipelineSchedule::OneFOneB",
            "Per-stage order of the microbatches", Dist_PipelineScheduleValues>,
+    Option<"interleave", "interleave", "int64_t", /*default=*/"1",
+           "Model chunks per stage (interleaved 1F1B, Megatron-LM's virtual "
+           "pipeline stages): the layers are cut into pp x interleave chunks, "
+           "chunk c on stage c mod pp; needs schedule=1f1b and microbatches a "
+           "multiple of pp">,
     Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"",
            "Mesh whose \"pp\" axis gives the stages' devices">,
     Option<"cluster", "cluster", "std::string", /*default=*/"\"dgx-a100\"",
@@ -260,6 +270,11 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
     Option<"schedule", "schedule", "::mlir::dist::PipelineSchedule",
            /*default=*/"::mlir::dist::PipelineSchedule::OneFOneB",
            "Per-stage order of the microbatches", Dist_PipelineScheduleValues>,
+    Option<"interleave", "interleave", "int64_t", /*default=*/"1",
+           "Model chunks per stage (interleaved 1F1B, Megatron-LM's virtual "
+           "pipeline stages): the layers are cut into pp x interleave chunks, "
+           "chunk c on stage c mod pp; needs schedule=1f1b and microbatches a "
+           "multiple of pp">,
     Option<"layoutMap", "layout-map", "std::string", /*default=*/"\"\"",
            "JSON layout map (regex over parameter names -> layout) instead "
            "of the Megatron layouts">,

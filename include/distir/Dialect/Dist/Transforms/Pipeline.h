@@ -53,28 +53,41 @@ inline constexpr llvm::StringLiteral kMicrobatchAttrName =
 // come from DistEnums.td (one definition with the search).
 
 /// One unit of a stage's schedule: the forward or the backward of a
-/// microbatch.
+/// microbatch on one of the stage's model chunks.
 struct PipelineStep {
   bool backward;
   int64_t microbatch;
+  /// Which of the stage's `interleave` model chunks runs: the virtual stage
+  /// chunk * numStages + stage (0 without interleaving).
+  int64_t chunk = 0;
 };
 
 /// The order in which stage `stage` of `numStages` runs the forward and
-/// backward of `numMicrobatches` microbatches. 1F1B: min(numStages - stage -
-/// 1, numMicrobatches) warm-up forwards, then one forward and one backward,
-/// then the remaining backwards. The one definition of the schedules (the
-/// pass orders the block by it; the search replays it).
-llvm::SmallVector<PipelineStep> getStageSchedule(PipelineSchedule schedule,
-                                                 int64_t numStages,
-                                                 int64_t stage,
-                                                 int64_t numMicrobatches);
+/// backward of `numMicrobatches` microbatches on its `interleave` model
+/// chunks. 1F1B: min(numStages - stage - 1, numMicrobatches) warm-up
+/// forwards, then one forward and one backward, then the remaining
+/// backwards. Interleaved 1F1B (interleave > 1, Megatron-LM's
+/// forward_backward_pipelining_with_interleaving, Narayanan et al. SC'21
+/// 2.2.2): the same over numMicrobatches x interleave chunk-microbatches,
+/// taken in groups of numStages microbatches per chunk (forwards chunk 0 to
+/// interleave - 1, backwards the other way), with (numStages - stage - 1) x
+/// 2 + (interleave - 1) x numStages warm-up forwards (all of them when
+/// numMicrobatches = numStages, as Megatron-LM runs it); needs
+/// numMicrobatches a multiple of numStages (checkInterleave). The one
+/// definition of the schedules (the pass orders the block by it; the search
+/// replays it).
+llvm::SmallVector<PipelineStep>
+getStageSchedule(PipelineSchedule schedule, int64_t numStages, int64_t stage,
+                 int64_t numMicrobatches, int64_t interleave = 1);
 
 enum class PipelineUnitKind : uint8_t { Forward, Backward, Epilogue };
 
 /// A piece of a stage's program: the forward or backward of one microbatch,
 /// or the epilogue (what combines the microbatches, the optimizer).
 struct PipelineUnit {
-  /// kAllStages for the epilogues of every stage together.
+  /// The virtual stage (model chunk): chunk * numStages + the stage whose
+  /// devices run it; the stage itself without interleaving. kAllStages for
+  /// the epilogues of every stage together.
   int64_t stage;
   PipelineUnitKind kind;
   /// -1 for the epilogue.
@@ -90,18 +103,31 @@ llvm::SmallVector<PipelineUnit> getStageUnits(PipelineSchedule schedule,
                                               bool hasForward, bool hasBackward,
                                               bool hasEpilogue);
 
+/// The same with `interleave` model chunks per stage: `has(virtualStage,
+/// kind)` says which units exist; the units of each chunk run in
+/// getStageSchedule's order, then the chunks' epilogues in chunk order.
+llvm::SmallVector<PipelineUnit> getStageUnits(
+    PipelineSchedule schedule, int64_t numStages, int64_t stage,
+    int64_t numMicrobatches, int64_t interleave,
+    llvm::function_ref<bool(int64_t virtualStage, PipelineUnitKind kind)> has);
+
 /// What the order of a pipelined block depends on.
 struct PipelineUnitGraph {
   int64_t numStages = 0;
   int64_t numMicrobatches = 0;
-  /// Per stage, its units in schedule order (getStageUnits).
+  /// Model chunks per stage: numStages x interleave virtual stages.
+  int64_t interleave = 1;
+  /// Per stage, its units (of its virtual stages) in schedule order
+  /// (getStageUnits).
   llvm::SmallVector<llvm::SmallVector<PipelineUnit>> sequences;
-  /// Per stage and kind: the (stage, kind) units of other stages it reads
-  /// from, for the same microbatch (an epilogue reads epilogues).
+  /// Per virtual stage and kind: the (virtual stage, kind) units of other
+  /// virtual stages it reads from, for the same microbatch (an epilogue reads
+  /// epilogues).
   llvm::SmallVector<
       std::array<llvm::SmallVector<std::pair<int64_t, PipelineUnitKind>>, 3>>
       inputs;
-  /// Per stage and kind: how long one unit takes (only the order matters).
+  /// Per virtual stage and kind: how long one unit takes (only the order
+  /// matters).
   llvm::SmallVector<std::array<double, 3>> durations;
 };
 
@@ -124,6 +150,10 @@ struct PipelineOptions {
   int64_t numStages = 1;
   int64_t numMicrobatches = 1;
   PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+  /// Model chunks per stage (virtual pipeline stages): the layers are cut
+  /// into numStages x interleave chunks, chunk c on stage c mod numStages,
+  /// and every op's `dist.stage` is its chunk (its virtual stage).
+  int64_t interleave = 1;
   /// Times the placed ops for the stage cut (getRegisteredOpTimer: the cost
   /// model of a cluster); null: the cut balances FLOPs.
   OpTimer opTimer;
@@ -143,7 +173,16 @@ struct PipelineOptions {
 FailureOr<PipelineOptions> getPipelineOptions(Location loc, int64_t numStages,
                                               int64_t numMicrobatches,
                                               PipelineSchedule schedule,
-                                              llvm::StringRef cluster = "");
+                                              llvm::StringRef cluster = "",
+                                              int64_t interleave = 1);
+
+/// One line at `loc` unless `interleave` model chunks per stage can run:
+/// interleave >= 1; above 1, the 1F1B schedule and microbatches a multiple
+/// of the stages (Megatron-LM's interleaved schedule takes them in groups of
+/// numStages).
+LogicalResult checkInterleave(Location loc, int64_t numStages,
+                              int64_t numMicrobatches,
+                              PipelineSchedule schedule, int64_t interleave);
 
 /// The functions of `module` the passes transform: those with a body.
 llvm::SmallVector<func::FuncOp> getFunctionsToPipeline(ModuleOp module);
@@ -155,18 +194,21 @@ std::optional<int64_t> getPipelineStage(Operation *op);
 /// `dist.layer` hints whose largest summed `opCost` is minimal (without
 /// hints, the forward ops in order); unhinted ops follow their data;
 /// constants are copied to every stage that uses them. `opCost` null: the
-/// ops' FLOPs. Errors: more stages than layers, a placed function, an op that
-/// is not a dist compute op.
+/// ops' FLOPs. With `interleave` > 1, numStages x interleave chunks
+/// (virtual stages), `dist.stage` the chunk. Errors: more stages than
+/// layers, a placed function, an op that is not a dist compute op.
 LogicalResult
 assignPipelineStages(func::FuncOp func, int64_t numStages,
-                     llvm::function_ref<double(Operation *)> opCost = nullptr);
+                     llvm::function_ref<double(Operation *)> opCost = nullptr,
+                     int64_t interleave = 1);
 
 /// The stage assignPipelineStages gives each `dist.layer` index (-1 for
 /// indices no op has; empty for a function without hints), without
 /// changing `func`: what dist-search needs of a cut.
 FailureOr<std::vector<int64_t>>
 cutPipelineLayers(func::FuncOp func, int64_t numStages,
-                  llvm::function_ref<double(Operation *)> opCost = nullptr);
+                  llvm::function_ref<double(Operation *)> opCost = nullptr,
+                  int64_t interleave = 1);
 
 /// Seconds per microbatch that one device of a stage spends on each op of
 /// the unplaced `func` (0 for the work done once per step: optimizer,
