@@ -17,7 +17,15 @@ namespace search {
 using sim::formatBytes;
 
 std::string_view methodName(Method method) {
-  return method == Method::Exact ? "exact" : "composed";
+  switch (method) {
+  case Method::Exact:
+    return "exact";
+  case Method::Composed:
+    return "composed";
+  case Method::Extrapolated:
+    break;
+  }
+  return "extrapolated";
 }
 
 int64_t ScenarioReport::getNumInvalid() const {

@@ -127,6 +127,12 @@ static cl::opt<cl::boolOrDefault> scatterGather(
              "and all-gathered over tp (default: on with --framework "
              "megatron-sc21 or megatron-2022, off otherwise)"),
     cl::cat(searchCategory));
+static cl::opt<bool> extrapolate(
+    "extrapolate",
+    cl::desc("Rank pipelines of many microbatches by simulations at 2, 3 and "
+             "4 microbatches per stage, extrapolated; the rows that can reach "
+             "--top are then simulated in full (default: true)"),
+    cl::init(true), cl::cat(searchCategory));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print where the time goes on stderr"),
                             cl::cat(searchCategory));
@@ -169,6 +175,7 @@ int main(int argc, char **argv) {
   command.top = top;
   command.simulateAll = simulateAll;
   command.buildAll = buildAll;
+  command.extrapolate = extrapolate;
   command.timing = timing;
   command.threads = threads;
   command.showProgress = progressBar == cl::BOU_UNSET

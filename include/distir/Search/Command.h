@@ -38,6 +38,7 @@ struct SearchCommand {
   unsigned top = 10;
   bool simulateAll = false;
   bool buildAll = false;
+  bool extrapolate = true;
   bool timing = false;
   int threads = 0;
   bool showProgress = false;

@@ -138,10 +138,19 @@ Status composeProgram(const PipelineTemplate &stage, int64_t microbatches,
                       sim::Program &program);
 
 /// Composes and simulates: the step time, peak memory and task count of the
-/// evaluation (the caller fills the rest).
+/// evaluation (the caller fills the rest). With `extrapolate`, a pipeline of
+/// many more microbatches than stages is simulated at 2P and 3P microbatches
+/// only (P stages) and its step time and per-device-class peak extrapolated
+/// linearly to m (Method::Extrapolated): past its warm-up the schedule repeats
+/// one period per microbatch, so both grow by the same amount per microbatch.
 StatusOr<Evaluation> evaluateComposed(const PipelineTemplate &stage,
                                       const Configuration &config,
-                                      const cost::CostModel &model);
+                                      const cost::CostModel &model,
+                                      bool extrapolate = false);
+
+/// Whether evaluateComposed(..., /*extrapolate=*/true) extrapolates
+/// `config`: when simulating 2P + 3P microbatches costs less than m.
+bool isExtrapolated(const PipelineTemplate &stage, const Configuration &config);
 
 /// A lower bound of the step time of `config` from the single-stage,
 /// single-microbatch template of its (dp, tp) with at least its microbatch
@@ -172,6 +181,14 @@ double getStepTimeLowerBound(const PipelineTemplate &replica,
 int64_t getMemoryLowerBound(const PipelineTemplate &replica,
                             llvm::ArrayRef<int64_t> stageOfLayer,
                             const Configuration &config);
+
+/// getMemoryLowerBound for the best cut for memory: the smallest, over every
+/// cut of the layers into `config.pp` consecutive (possibly empty) stages,
+/// of the largest stage's bound. Below getMemoryLowerBound of any cut, so a
+/// configuration over the capacity by it is over by its real cut too: the
+/// search prunes by it before it times the ops for the stage cuts.
+int64_t getCutFreeMemoryLowerBound(const PipelineTemplate &replica,
+                                   const Configuration &config);
 
 } // namespace search
 } // namespace distir

@@ -29,6 +29,11 @@ enum class Method : uint8_t {
   /// Composed from a simulated representative (see Compose.h): an estimate of
   /// what `command` gives.
   Composed,
+  /// Composed at two shorter microbatch counts and extrapolated to the
+  /// configuration's (evaluateComposed): within 0.1 % of `command`'s figures
+  /// (test/Search/extrapolate.test); the rows a table shows are simulated in
+  /// full.
+  Extrapolated,
 };
 
 std::string_view methodName(Method method);

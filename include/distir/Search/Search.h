@@ -92,6 +92,11 @@ struct SearchOptions {
   /// composing it from its two-microbatch template (slow: time grows with
   /// layers x microbatches); the reference the composition is tested on.
   bool buildAll = false;
+  /// Rank long pipelines by their extrapolated step time and peak
+  /// (evaluateComposed), then simulate in full the ones that can reach the
+  /// `top`: the shown rows stay exact. Off: simulate every evaluation in
+  /// full.
+  bool extrapolate = true;
   /// Print where the time goes (phases, builds, simulations) on stderr.
   bool timing = false;
   /// Called from the calling thread with (done, total) as work completes.

@@ -135,6 +135,7 @@ bool readOptions(const SearchCommand &command, SearchOptions &options) {
   options.top = command.top;
   options.pruneByTime = !command.simulateAll;
   options.buildAll = command.buildAll;
+  options.extrapolate = command.extrapolate;
   options.timing = command.timing;
   if (command.threads < 0)
     return !fail("--threads must be a non-negative integer, got " +

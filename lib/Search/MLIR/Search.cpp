@@ -98,6 +98,9 @@ struct Scenario {
   /// Per survivor: its evaluation or why the transforms refused it.
   std::vector<std::optional<Evaluation>> evaluations;
   std::vector<std::string> failures;
+  /// Per survivor: over the capacity by its memory bound (counted in
+  /// report.prunedByMemory).
+  std::vector<bool> overMemory;
 };
 
 /// dist-opt's view of `config`: autodiff, recomputation, then the
@@ -208,6 +211,7 @@ private:
   // are needed; each once (templates are shared by every device count).
   void buildStageCuts();
   void buildReplicaTemplates();
+  void pruneBeforeStageCuts();
   void buildTemplates(std::vector<TemplateKey> keys, bool showProgress);
   // 3. Evaluation, best bound first, in rounds.
   std::vector<std::vector<Candidate>> boundCandidates();
@@ -219,6 +223,11 @@ private:
   std::vector<bool> buildRoundTemplates(const std::vector<Candidate> &round);
   void evaluateRound(const std::vector<Candidate> &round,
                      const std::vector<bool> &whole);
+  void confirmExtrapolated();
+  /// Whether the evaluation may fit, and its best possible throughput,
+  /// given the extrapolation's error margin.
+  bool mayFit(const Evaluation &evaluation) const;
+  bool surelyFits(const Evaluation &evaluation) const;
   // 4. The reports.
   std::vector<ScenarioReport> makeReports();
   void completeEvaluation(Evaluation &evaluation, const Scenario &scenario,
@@ -296,9 +305,11 @@ StatusOr<std::vector<ScenarioReport>> SearchDriver::run() {
   for (size_t m = 0; m < models.size(); ++m)
     DISTIR_RETURN_IF_ERROR(addScenarios(m));
   reportPhase("facts and enumeration");
-  buildStageCuts();
   buildReplicaTemplates();
+  pruneBeforeStageCuts();
+  buildStageCuts();
   evaluateInRounds(boundCandidates());
+  confirmExtrapolated();
   if (options.timing)
     llvm::errs() << "dist-search: pipeline templates (" << pipelineTemplates
                  << "): " << llvm::format("%.3f", templateSeconds)
@@ -375,6 +386,7 @@ Scenario SearchDriver::enumerateScenario(size_t m, const SpaceOptions &space,
   scenario.evaluations.resize(scenario.survivors.size());
   scenario.timeBounds.resize(scenario.survivors.size());
   scenario.failures.resize(scenario.survivors.size());
+  scenario.overMemory.resize(scenario.survivors.size());
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << report.model << " on "
                           << devices << " devices: " << report.considered
                           << " considered, " << report.getNumInvalid()
@@ -431,8 +443,10 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
 void SearchDriver::buildStageCuts() {
   std::vector<CutKey> cutKeys;
   for (const Scenario &scenario : scenarios)
-    for (const Configuration &c : scenario.survivors)
-      cutKeys.push_back(getCutKey(models, scenario.model, c));
+    for (size_t i = 0; i < scenario.survivors.size(); ++i)
+      if (!scenario.overMemory[i])
+        cutKeys.push_back(
+            getCutKey(models, scenario.model, scenario.survivors[i]));
   std::sort(cutKeys.begin(), cutKeys.end());
   cutKeys.erase(std::unique(cutKeys.begin(), cutKeys.end()), cutKeys.end());
   // Sorted, the keys of one step are adjacent, and in them those of one
@@ -499,6 +513,26 @@ void SearchDriver::buildReplicaTemplates() {
               ")");
 }
 
+/// Timing the ops for a stage cut builds the whole step placed on a stage:
+/// the configurations over the capacity by the bound of the best cut for
+/// memory (below that of any cut) are pruned before.
+void SearchDriver::pruneBeforeStageCuts() {
+  for (Scenario &scenario : scenarios)
+    for (size_t i = 0; i < scenario.survivors.size(); ++i) {
+      const Configuration &c = scenario.survivors[i];
+      auto replica = templates.find(getReplicaKey(scenario.model, c));
+      if (replica == templates.end())
+        continue; // its build failed: boundCandidates says why
+      int64_t bound = getCutFreeMemoryLowerBound(*replica->second, c);
+      scenario.bounds[i] = std::max(scenario.bounds[i], bound);
+      if (bound > capacity) {
+        scenario.overMemory[i] = true;
+        ++scenario.report.prunedByMemory;
+      }
+    }
+  reportPhase("memory bound of the best cut");
+}
+
 //===----------------------------------------------------------------------===//
 // 3. Evaluation
 //===----------------------------------------------------------------------===//
@@ -511,6 +545,8 @@ std::vector<std::vector<Candidate>> SearchDriver::boundCandidates() {
     Scenario &scenario = scenarios[s];
     for (size_t i = 0; i < scenario.survivors.size(); ++i) {
       const Configuration &c = scenario.survivors[i];
+      if (scenario.overMemory[i])
+        continue;
       CutKey cutKey = getCutKey(models, scenario.model, c);
       if (auto it = cutErrors.find(cutKey); it != cutErrors.end()) {
         scenario.failures[i] = it->second;
@@ -577,13 +613,38 @@ void SearchDriver::evaluateInRounds(
   }
 }
 
-/// The `top`-th best throughput that fits so far (0: none to beat).
+/// The relative error an extrapolated step time or peak is trusted to:
+/// 40 times the worst measured (2.4e-4, Compose.cpp).
+static constexpr double kExtrapolationMargin = 0.01;
+
+static double getThroughput(const Evaluation &evaluation) {
+  return double(evaluation.config.globalBatch) / evaluation.stepTimeS;
+}
+
+bool SearchDriver::surelyFits(const Evaluation &evaluation) const {
+  if (evaluation.method != Method::Extrapolated)
+    return evaluation.peakMemoryBytes <= capacity;
+  return double(evaluation.peakMemoryBytes) * (1 + kExtrapolationMargin) <=
+         double(capacity);
+}
+
+bool SearchDriver::mayFit(const Evaluation &evaluation) const {
+  if (evaluation.method != Method::Extrapolated)
+    return evaluation.peakMemoryBytes <= capacity;
+  return double(evaluation.peakMemoryBytes) * (1 - kExtrapolationMargin) <=
+         double(capacity);
+}
+
+/// The `top`-th best throughput that surely fits so far (0: none to beat),
+/// an extrapolated one counted at its lowest.
 double SearchDriver::getThroughputThreshold(const Scenario &scenario) const {
   std::vector<double> fitting;
   for (const auto &evaluation : scenario.evaluations)
-    if (evaluation && evaluation->peakMemoryBytes <= capacity)
-      fitting.push_back(double(evaluation->config.globalBatch) /
-                        evaluation->stepTimeS);
+    if (evaluation && surelyFits(*evaluation))
+      fitting.push_back(getThroughput(*evaluation) *
+                        (evaluation->method == Method::Extrapolated
+                             ? 1 - kExtrapolationMargin
+                             : 1));
   if (!options.pruneByTime || options.top == 0 || fitting.size() < options.top)
     return 0;
   std::nth_element(fitting.begin(), fitting.begin() + (options.top - 1),
@@ -664,14 +725,64 @@ void SearchDriver::evaluateRound(const std::vector<Candidate> &round,
           scenario.failures[index] = templateErrors.at(key);
           return;
         }
+        // --simulate-all simulates every survivor in full anyway.
         StatusOr<Evaluation> evaluation =
-            evaluateComposed(*it->second, c, *costModel);
+            evaluateComposed(*it->second, c, *costModel,
+                             options.extrapolate && options.pruneByTime);
         if (!evaluation)
           scenario.failures[index] = evaluation.message();
         else
           scenario.evaluations[index] = std::move(*evaluation);
       },
       progress);
+}
+
+/// The extrapolated evaluations that may rank among the `top` (at their
+/// best, against the threshold of those that surely do) are simulated in
+/// full, until none is left: the table shows exact figures, and the ranks
+/// are those of the full simulations.
+void SearchDriver::confirmExtrapolated() {
+  auto roundStart = std::chrono::steady_clock::now();
+  size_t confirmed = 0;
+  while (true) {
+    std::vector<std::pair<size_t, size_t>> pending; // (scenario, config)
+    for (size_t s = 0; s < scenarios.size(); ++s) {
+      const Scenario &scenario = scenarios[s];
+      double threshold = getThroughputThreshold(scenario);
+      for (size_t i = 0; i < scenario.evaluations.size(); ++i) {
+        const auto &evaluation = scenario.evaluations[i];
+        if (evaluation && evaluation->method == Method::Extrapolated &&
+            mayFit(*evaluation) &&
+            getThroughput(*evaluation) * (1 + kExtrapolationMargin) >=
+                threshold)
+          pending.push_back({s, i});
+      }
+    }
+    if (pending.empty())
+      break;
+    runParallel(
+        pending.size(), threads,
+        [&](unsigned, size_t p) {
+          auto [s, index] = pending[p];
+          Scenario &scenario = scenarios[s];
+          const Configuration &c = scenario.survivors[index];
+          const PipelineTemplate &stage =
+              *templates.at(getTemplateKey(scenario.model, c, false));
+          StatusOr<Evaluation> evaluation =
+              evaluateComposed(stage, c, *costModel, /*extrapolate=*/false);
+          if (!evaluation) {
+            scenario.failures[index] = evaluation.message();
+            scenario.evaluations[index].reset();
+          } else {
+            scenario.evaluations[index] = std::move(*evaluation);
+          }
+        },
+        nullptr);
+    confirmed += pending.size();
+  }
+  evaluateSeconds += secondsSince(roundStart);
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << confirmed
+                          << " extrapolated evaluations simulated in full\n");
 }
 
 //===----------------------------------------------------------------------===//

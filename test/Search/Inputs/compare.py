@@ -1,17 +1,21 @@
-"""Compares the composed figures of a --compose-all CSV with the exact ones
-of a normal run, configuration by configuration, and fails beyond the given
-relative tolerances (step time, peak memory)."""
+"""Compares the figures of one dist-search CSV (rows of method OTHER,
+default composed) with those of a reference CSV (rows of method REFERENCE,
+default exact), configuration by configuration, and fails beyond the given
+relative tolerances (step time, peak memory).
+  compare.py reference.csv other.csv time_tol memory_tol [REFERENCE OTHER]"""
 import csv
 import sys
 
 exact_csv, composed_csv, time_tolerance, memory_tolerance = sys.argv[1:5]
+reference_method, other_method = (sys.argv[5:7] if len(sys.argv) > 6
+                                  else ("exact", "composed"))
 key = lambda r: (r["model"], r["devices"], r["global_batch"], r["dp"], r["tp"],
                  r["pp"], r["microbatches"], r["schedule"],
                  r.get("recompute", "none"))
-exact = {key(r): r for r in csv.DictReader(open(exact_csv)) if r["method"] == "exact"}
+exact = {key(r): r for r in csv.DictReader(open(exact_csv)) if r["method"] == reference_method}
 compared = worst_time = worst_memory = 0
 for row in csv.DictReader(open(composed_csv)):
-    if row["method"] != "composed" or key(row) not in exact:
+    if row["method"] != other_method or key(row) not in exact:
         continue
     e = exact[key(row)]
     time = abs(float(row["step_time_s"]) / float(e["step_time_s"]) - 1)
