@@ -23,7 +23,8 @@ TABLE4 = [  # row, forward, forward+backward, dist-recompute mode or None
 TABLE4_FRAMEWORK = "megatron-2022"
 
 # Narayanan et al. SC'21, Table 1 (sequence 2048, vocabulary 51200).
-TABLE1 = [  # name, heads, hidden, layers, tp, pp, dp, batch, micro, interleave, TF/s
+TABLE1 = [  # name, heads, hidden, layers, tp, pp, dp, batch, micro,
+    # layers per virtual stage (interleaved rows), TF/s
     ("1.7B", 24, 2304, 24, 1, 1, 32, 512, 16, None, 137),
     ("3.6B", 32, 3072, 30, 2, 1, 32, 512, 16, None, 138),
     ("7.5B", 32, 4096, 36, 4, 1, 32, 512, 16, None, 142),
@@ -128,12 +129,17 @@ def table4():
 def table1_row(row, framework_extra="", recompute="full", overlap=True,
                scatter_gather=True, buckets=True, show=False):
     """Simulated TF/s per GPU of a Table 1 row and its command."""
-    name, heads, hidden, layers, tp, pp, dp, batch, micro, _, _ = row
+    name, heads, hidden, layers, tp, pp, dp, batch, micro, per_chunk, _ = row
     gpus = tp * pp * dp
     microbatches = batch // dp // micro
     parallel = "dp=%d tp=%d pp=%d microbatches=%d" % (dp, tp, pp, microbatches)
     if pp > 1:
         parallel += " schedule=1f1b"
+    # Interleaved rows: V = layers / (pp x layers per virtual stage) model
+    # chunks per stage (3, 2, 2, 3 for 76B, 145B, 310B, 530B).
+    interleave = layers // (pp * per_chunk) if per_chunk else 1
+    if interleave > 1:
+        parallel += " interleave=%d" % interleave
     # SC'21's code sends pipeline activations as 1/tp slices and all-gathers
     # them (--scatter-gather-tensors-in-pipeline, on by default): a pass
     # option, since it changes what is communicated (no effect with pp = 1).
@@ -147,9 +153,9 @@ def table1_row(row, framework_extra="", recompute="full", overlap=True,
     # contiguous gradient buffer at once (one bucket larger than the model).
     if buckets:
         parallel += " grad-bucket-mb=%d" % (25 if ddp == "torch" else 1000000)
-    program = os.path.join(WORK, "t1-%s-%s-%s-%s.mlirbc" % (
+    program = os.path.join(WORK, "t1-%s-%s-%s-%s-v%d.mlirbc" % (
         name, recompute, "sg" if scatter_gather else "whole",
-        ddp if buckets else "unbucketed"))
+        ddp if buckets else "unbucketed", interleave))
     pipeline = "%s | dist-opt --dist-autodiff=optimizer=adam " \
         "--dist-recompute=mode=%s --dist-parallelize=\"%s\"" % (
             gen_command(layers, hidden, heads, SEQ, VOCAB, batch), recompute,
@@ -190,21 +196,20 @@ def table1():
         "row", "tp", "pp", "dp", "published", "simulated", "step s", "error"))
     errors = []
     for row in selected_rows():
-        name, _, _, _, tp, pp, dp, _, _, interleave, published = row
+        name, _, _, layers, tp, pp, dp, _, _, per_chunk, published = row
         tflops, seconds, command = table1_row(row)
         error = (tflops / published - 1) * 100
         note = ""
-        if interleave:
-            note = "   (published interleaved, %d layers per virtual stage: " \
-                "simulated without)" % interleave
-        else:
-            errors.append(abs(error))
+        if per_chunk:
+            note = "   (interleaved: %d layers per virtual stage, V = %d)" % (
+                per_chunk, layers // (pp * per_chunk))
+        errors.append(abs(error))
         print("%-6s %3d %3d %3d %11.1f %11.1f %9.3f %+7.1f%%%s" % (
             name, tp, pp, dp, published, tflops, seconds, error, note))
         print("  $ " + command)
         sys.stdout.flush()
     if errors:
-        print("average |error| over the %d rows without interleaving: %.1f%%, "
+        print("average |error| over the %d rows: %.1f%%, "
               "largest %.1f%%" % (len(errors), sum(errors) / len(errors),
                                   max(errors)))
     print()
