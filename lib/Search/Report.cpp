@@ -119,8 +119,7 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
     rows.push_back(
         {std::to_string(i + 1), std::to_string(c.dp), std::to_string(c.tp),
          std::to_string(c.pp), std::to_string(c.microbatches),
-         std::to_string(c.getMicrobatchSize()),
-         c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "-",
+         std::to_string(c.getMicrobatchSize()), c.getScheduleLabel(),
          formatNumber(e.stepTimeS * 1e3, 3), formatNumber(e.samplesPerS, 1),
          e.tokensPerS > 0 ? formatNumber(e.tokensPerS, 0) : "-",
          formatBytes(e.peakMemoryBytes),
@@ -162,8 +161,7 @@ static nlohmann::ordered_json getRow(const Evaluation &e, bool withRecompute) {
   row["pp"] = c.pp;
   row["microbatches"] = c.microbatches;
   row["microbatch_size"] = c.getMicrobatchSize();
-  row["schedule"] =
-      c.hasSchedule() ? std::string(scheduleName(c.schedule)) : "";
+  row["schedule"] = c.hasSchedule() ? c.getScheduleLabel() : "";
   if (withRecompute)
     row["recompute"] = std::string(recomputeName(c.recompute));
   row["method"] = std::string(methodName(e.method));

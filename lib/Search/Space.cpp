@@ -11,6 +11,15 @@
 namespace distir {
 namespace search {
 
+std::string Configuration::getScheduleLabel() const {
+  if (!hasSchedule())
+    return "-";
+  std::string label(scheduleName(schedule));
+  if (interleave > 1)
+    label += " v" + std::to_string(interleave);
+  return label;
+}
+
 std::string Configuration::str() const {
   std::ostringstream os;
   os << "dp=" << dp << " tp=" << tp << " pp=" << pp << " mb=" << microbatches;
@@ -19,12 +28,14 @@ std::string Configuration::str() const {
   os << " batch=" << globalBatch;
   if (recompute != Recompute::None)
     os << " recompute=" << recomputeName(recompute);
+  if (interleave > 1)
+    os << " interleave=" << interleave;
   return os.str();
 }
 
 static auto key(const Configuration &c) {
   return std::make_tuple(c.devices, c.globalBatch, c.pp, c.tp, c.dp,
-                         c.microbatches, c.schedule, c.recompute);
+                         c.microbatches, c.schedule, c.recompute, c.interleave);
 }
 
 bool Configuration::operator<(const Configuration &other) const {
@@ -49,6 +60,20 @@ static std::vector<int64_t> divisorsOf(int64_t n) {
 }
 
 static bool isPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+/// Why `interleave` chunks per stage cannot run (empty: they can), as
+/// dist-parallelize refuses them.
+static std::string getInterleaveRejection(int64_t numLayers, int64_t pp,
+                                          int64_t microbatches,
+                                          int64_t interleave) {
+  if (interleave == 1)
+    return "";
+  if (microbatches % pp != 0)
+    return "interleave needs microbatches a multiple of pp";
+  if (pp * interleave > numLayers)
+    return "more model chunks (pp x interleave) than layers";
+  return "";
+}
 
 std::vector<Configuration> enumerateSpace(const ModelFacts &model,
                                           const SpaceOptions &options,
@@ -94,17 +119,27 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
               schedules.resize(std::min<size_t>(schedules.size(), 1));
             for (Schedule schedule : schedules) {
               for (Recompute mode : options.recomputeModes) {
-                std::string whyNot = why;
-                if (whyNot.empty() && mode != Recompute::None &&
-                    !model.recomputedStashBytesPerSample.count(mode))
-                  whyNot = "recompute=" + std::string(recomputeName(mode)) +
-                           " recomputes nothing in this model";
-                if (!whyNot.empty()) {
-                  ++rejected[whyNot];
-                  continue;
+                for (int64_t interleave : options.interleaves) {
+                  // Interleaving is a 1F1B pipeline's: other configurations
+                  // have nothing to interleave (outside the space).
+                  if (interleave > 1 &&
+                      (pp == 1 || m == 1 || schedule != Schedule::OneFOneB))
+                    continue;
+                  std::string whyNot =
+                      why.empty()
+                          ? getInterleaveRejection(numLayers, pp, m, interleave)
+                          : why;
+                  if (whyNot.empty() && mode != Recompute::None &&
+                      !model.recomputedStashBytesPerSample.count(mode))
+                    whyNot = "recompute=" + std::string(recomputeName(mode)) +
+                             " recomputes nothing in this model";
+                  if (!whyNot.empty()) {
+                    ++rejected[whyNot];
+                    continue;
+                  }
+                  space.push_back({devices, batch, dp, tp, pp, m, schedule,
+                                   mode, interleave});
                 }
-                space.push_back(
-                    {devices, batch, dp, tp, pp, m, schedule, mode});
               }
             }
           }
@@ -118,6 +153,10 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
 int64_t getMicrobatchesInFlight(const Configuration &config, int64_t stage) {
   if (config.schedule == Schedule::GPipe)
     return config.microbatches;
+  // Interleaved, the stage's first backward waits for min(pp, 2 (pp -
+  // stage) - 1) microbatches whose every chunk has run forward (its warm-up
+  // (pp - stage - 1) 2 + (interleave - 1) pp forwards and one): at least
+  // 1F1B's count, which stays a lower bound.
   return std::min(config.pp - stage, config.microbatches);
 }
 

@@ -96,6 +96,11 @@ static cl::list<std::string>
     schedules("schedules", cl::CommaSeparated,
               cl::desc("Pipeline schedules: gpipe, 1f1b (default: both)"),
               cl::cat(searchCategory));
+static cl::list<int64_t> interleaves(
+    "interleave", cl::CommaSeparated,
+    cl::desc("Model chunks per stage to try (interleaved 1F1B, with pp > 1 "
+             "and 1f1b; default: 1)"),
+    cl::cat(searchCategory));
 static cl::list<std::string> recomputeModes(
     "recompute", cl::CommaSeparated,
     cl::desc("Activation recomputation modes (dist-recompute): none, full, "
@@ -167,6 +172,7 @@ int main(int argc, char **argv) {
   command.maxMicrobatches = maxMicrobatches;
   command.schedules.assign(schedules.begin(), schedules.end());
   command.recomputeModes.assign(recomputeModes.begin(), recomputeModes.end());
+  command.interleaves.assign(interleaves.begin(), interleaves.end());
   command.powersOfTwo = powersOfTwo;
   command.accumulateWithoutPipeline = accumulateWithoutPipeline;
   command.maxMemoryFraction = maxMemoryFraction;

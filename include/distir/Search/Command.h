@@ -30,6 +30,8 @@ struct SearchCommand {
   std::vector<int64_t> deviceCounts, globalBatches, microbatches;
   int64_t maxMicrobatches = 1024;
   std::vector<std::string> schedules, recomputeModes;
+  /// --interleave; empty: 1 (plain 1F1B).
+  std::vector<int64_t> interleaves;
   bool powersOfTwo = false;
   bool accumulateWithoutPipeline = false;
   double maxMemoryFraction = 1.0;

@@ -62,6 +62,9 @@ struct Configuration {
   int64_t microbatches = 1;
   Schedule schedule = Schedule::OneFOneB;
   Recompute recompute = Recompute::None;
+  /// Model chunks per stage (interleaved 1F1B; dist-parallelize's
+  /// `interleave`).
+  int64_t interleave = 1;
 
   /// Samples one replica processes per microbatch.
   int64_t getMicrobatchSize() const {
@@ -70,9 +73,12 @@ struct Configuration {
   /// Whether the schedule changes anything: with one microbatch both
   /// schedules run each stage's forward, then its backward.
   bool hasSchedule() const { return microbatches > 1; }
+  /// The schedule as the tables print it: "1f1b", "1f1b v2" (interleaved,
+  /// 2 chunks per stage), "-" without one.
+  std::string getScheduleLabel() const;
   /// "dp=2 tp=4 pp=8 mb=16 1f1b batch=1536" (plus " recompute=full" when
-  /// it recomputes): the key configurations are
-  /// sorted by when their throughputs tie, and the form the table prints.
+  /// it recomputes, " interleave=2" when interleaved): the key configurations
+  /// are sorted by when their throughputs tie, and the form the table prints.
   std::string str() const;
 
   bool operator<(const Configuration &other) const;
@@ -126,6 +132,10 @@ struct SpaceOptions {
   /// Recompute modes to try. Recomputation only trades time for memory, so
   /// the default is the plain step; the user opts in to the others.
   std::vector<Recompute> recomputeModes = {Recompute::None};
+  /// Model chunks per stage to try (interleaved 1F1B, only with pp > 1 and
+  /// 1F1B; more chunks mean more point-to-point transfers and stash, so the
+  /// default is plain 1F1B; the user opts in).
+  std::vector<int64_t> interleaves = {1};
   /// Only powers of two for dp, tp and pp (DistIR's grid).
   bool powersOfTwo = false;
   /// With one stage, also split the batch into microbatches (gradient

@@ -88,6 +88,16 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
       space.recomputeModes.push_back(*mode);
     }
   }
+  if (!command.interleaves.empty()) {
+    space.interleaves.clear();
+    for (int64_t v : command.interleaves) {
+      if (v <= 0)
+        return !fail("--interleave must be positive integers, got " + Twine(v));
+      if (llvm::is_contained(space.interleaves, v))
+        return !fail("--interleave: " + Twine(v) + " given twice");
+      space.interleaves.push_back(v);
+    }
+  }
   space.powersOfTwo = command.powersOfTwo;
   space.accumulateWithoutPipeline = command.accumulateWithoutPipeline;
   return true;

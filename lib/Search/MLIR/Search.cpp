@@ -129,35 +129,45 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
 }
 
 /// A template: model, dp, tp, pp, microbatch size, microbatches, the
-/// schedule when the template is the whole program of two microbatches, and
-/// the recompute mode.
-using TemplateKey =
-    std::tuple<size_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int>;
+/// schedule when the template is the whole program of two microbatches, the
+/// recompute mode and the model chunks per stage.
+using TemplateKey = std::tuple<size_t, int64_t, int64_t, int64_t, int64_t,
+                               int64_t, int, int, int64_t>;
 /// A stage cut: what its ops are timed on (model, microbatch size, the
 /// template's microbatch count, recompute mode, dp: the step of one batch;
-/// then tp), then pp. dp is 1 but for a model pinned to its batch (a .mlir
-/// file): the times per microbatch are those of one replica (data
-/// parallelism only adds the once-per-step gradient reduction, which the cut
-/// leaves out), and one replica's trial has dp times fewer devices.
+/// then tp), then pp x interleave (the chunks; stage = chunk mod pp). dp is 1
+/// but for a model pinned to its batch (a .mlir file): the times per microbatch
+/// are those of one replica (data parallelism only adds the once-per-step
+/// gradient reduction, which the cut leaves out), and one replica's trial has
+/// dp times fewer devices.
 using CutKey =
     std::tuple<size_t, int64_t, int64_t, int, int64_t, int64_t, int64_t>;
 
 /// The template a configuration is composed from: two microbatches (or its
-/// one), or the whole program.
+/// one), or the whole program. Interleaved configurations are built whole:
+/// their order takes the microbatches in groups of pp, which two
+/// microbatches do not make.
 TemplateKey getTemplateKey(size_t model, const Configuration &c, bool whole) {
+  whole |= c.interleave > 1;
   int64_t count = whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
   int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
-  return TemplateKey{
-      model,           c.dp, c.tp, c.pp, c.getMicrobatchSize(), count, schedule,
-      int(c.recompute)};
+  return TemplateKey{model,
+                     c.dp,
+                     c.tp,
+                     c.pp,
+                     c.getMicrobatchSize(),
+                     count,
+                     schedule,
+                     int(c.recompute),
+                     c.interleave};
 }
 
 /// One single-stage, single-microbatch build per (dp, tp, global batch)
 /// bounds every microbatch count (Compose.h): it is also the whole program
 /// of the configuration without pipeline and microbatches.
 TemplateKey getReplicaKey(size_t model, const Configuration &c) {
-  return TemplateKey{model,           c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0,
-                     int(c.recompute)};
+  return TemplateKey{
+      model, c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0, int(c.recompute), 1};
 }
 
 /// The cut of the configuration's template: the stage cut balances time per
@@ -171,7 +181,18 @@ CutKey getCutKey(const std::vector<ModelSource> &models, size_t model,
                 int(c.recompute),
                 pinned ? c.dp : 1,
                 c.tp,
-                c.pp};
+                c.pp * c.interleave};
+}
+
+/// The stage of each layer in `config` from its cut (getCutKey): chunk c
+/// runs on stage c mod pp.
+std::vector<int64_t> getStageOfLayer(const std::vector<int64_t> &cut,
+                                     const Configuration &config) {
+  std::vector<int64_t> stages = cut;
+  for (int64_t &stage : stages)
+    if (stage >= 0)
+      stage %= config.pp;
+  return stages;
 }
 
 /// The cut without its pp: one timing serves every stage count.
@@ -412,14 +433,15 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
   runParallel(
       keys.size(), threads,
       [&](unsigned thread, size_t i) {
-        auto [model, dp, tp, pp, size, count, schedule, recompute] = keys[i];
+        auto [model, dp, tp, pp, size, count, schedule, recompute, interleave] =
+            keys[i];
         bool pinned = models[model].kind == ModelSource::Kind::File;
         auto times =
             cutTimes.find({model, size, count, recompute, pinned ? dp : 1, tp});
         StatusOr<std::shared_ptr<const PipelineTemplate>> stage =
             getWorker(thread, model)
                 .buildTemplate(dp, tp, pp, size, count, Schedule(schedule),
-                               Recompute(recompute),
+                               Recompute(recompute), interleave,
                                pp > 1 && times != cutTimes.end()
                                    ? llvm::ArrayRef<double>(times->second)
                                    : llvm::ArrayRef<double>());
@@ -559,15 +581,16 @@ std::vector<std::vector<Candidate>> SearchDriver::boundCandidates() {
         continue;
       }
       // With the exact local sizes the memory bound is much tighter.
+      std::vector<int64_t> stageOfLayer = getStageOfLayer(cuts.at(cutKey), c);
       int64_t memoryBound =
-          getMemoryLowerBound(*templates.at(replica), cuts.at(cutKey), c);
+          getMemoryLowerBound(*templates.at(replica), stageOfLayer, c);
       scenario.bounds[i] = std::max(scenario.bounds[i], memoryBound);
       if (memoryBound > capacity) {
         ++scenario.report.prunedByMemory;
         continue;
       }
       double bound =
-          getStepTimeLowerBound(*templates.at(replica), cuts.at(cutKey), c);
+          getStepTimeLowerBound(*templates.at(replica), stageOfLayer, c);
       scenario.timeBounds[i] = bound;
       pending[s].push_back({s, i,
                             bound > 0

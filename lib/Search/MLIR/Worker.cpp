@@ -76,6 +76,8 @@ PassStep getParallelizeStep(const Configuration &config,
                         " microbatches=" + std::to_string(config.microbatches);
   if (config.hasSchedule())
     options += " schedule=" + std::string(scheduleName(config.schedule));
+  if (config.interleave > 1)
+    options += " interleave=" + std::to_string(config.interleave);
   // Only a pipeline is cut, by the times of the search's cluster.
   if (config.pp > 1 && clusterSpec != kDefaultCutCluster)
     options += " cluster=" + clusterSpec;
@@ -414,7 +416,7 @@ Status Worker::parallelize(ModuleOp module, const Configuration &config,
   FailureOr<dist::PipelineOptions> pipelineOptions = dist::getPipelineOptions(
       func.getLoc(), config.pp, config.microbatches,
       config.hasSchedule() ? config.schedule : Schedule::OneFOneB,
-      options.clusterSpec);
+      options.clusterSpec, config.interleave);
   FailureOr<dist::MeshOp> mesh = dist::getOrCreateMesh(
       module, "world",
       {{"pp", config.pp}, {"dp", config.dp}, {"tp", config.tp}});
@@ -433,11 +435,12 @@ StatusOr<std::shared_ptr<const PipelineTemplate>>
 Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
                       int64_t microbatchSize, int64_t numMicrobatches,
                       Schedule schedule, Recompute recompute,
-                      llvm::ArrayRef<double> cutTimes) {
+                      int64_t interleave, llvm::ArrayRef<double> cutTimes) {
   Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
                        dp,           tp,
                        pp,           numMicrobatches,
-                       schedule,     recompute};
+                       schedule,     recompute,
+                       interleave};
   DISTIR_ASSIGN_OR_RETURN(ModuleOp step,
                           getTrainingStep(config.globalBatch, recompute));
   OwningOpRef<ModuleOp> module = step.clone();
@@ -446,9 +449,10 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
         runPasses(*module, {getParallelizeStep(config, options)}));
   else
     DISTIR_RETURN_IF_ERROR(parallelize(*module, config, cutTimes));
+  // Interleaved, the template's stages are the chunks (virtual stages).
   FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
-      extractPipelineTemplate(getBodyFunction(*module), costModel, pp,
-                              numMicrobatches, microbatchSize,
+      extractPipelineTemplate(getBodyFunction(*module), costModel,
+                              pp * interleave, numMicrobatches, microbatchSize,
                               options.framework);
   if (failed(stage))
     return Status::error(errors.take());

@@ -88,15 +88,17 @@ public:
   /// `schedule`), lowered: a whole configuration or the template composition
   /// stretches (Compose.h). `cutTimes`: the stage cut's times of this
   /// shape (getStageCuts), which spares the pass measuring them again.
+  /// `interleave` > 1: the template's stages are the pp x interleave chunks.
   StatusOr<std::shared_ptr<const PipelineTemplate>>
   buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
                 int64_t numMicrobatches, Schedule schedule, Recompute recompute,
-                llvm::ArrayRef<double> cutTimes = {});
+                int64_t interleave = 1, llvm::ArrayRef<double> cutTimes = {});
   /// dist-parallelize's stage cuts of one template shape: dp x tp devices,
   /// microbatches of `microbatchSize` samples per replica, `numMicrobatches`
   /// of them. The ops are timed once (the cut balances time per microbatch,
   /// so the times depend on neither the stage count nor, once-per-step work
-  /// left out, the microbatch count) and cut for each of `stageCounts`.
+  /// left out, the microbatch count) and cut for each of `stageCounts`
+  /// (pp, or pp x interleave chunks: the cut is the same).
   struct StageCuts {
     /// measureMicrobatchTimes per op of the step's body, in order (empty:
     /// the cut balances FLOPs); buildTemplate's `cutTimes`.
