@@ -542,6 +542,10 @@ void SearchDriver::pruneBeforeStageCuts() {
   for (Scenario &scenario : scenarios)
     for (size_t i = 0; i < scenario.survivors.size(); ++i) {
       const Configuration &c = scenario.survivors[i];
+      // The bound minimizes over contiguous cuts into pp stages; an
+      // interleaved stage runs pp-apart chunks, which no such cut bounds.
+      if (c.interleave > 1)
+        continue;
       auto replica = templates.find(getReplicaKey(scenario.model, c));
       if (replica == templates.end())
         continue; // its build failed: boundCandidates says why
@@ -748,10 +752,12 @@ void SearchDriver::evaluateRound(const std::vector<Candidate> &round,
           scenario.failures[index] = templateErrors.at(key);
           return;
         }
-        // --simulate-all simulates every survivor in full anyway.
-        StatusOr<Evaluation> evaluation =
-            evaluateComposed(*it->second, c, *costModel,
-                             options.extrapolate && options.pruneByTime);
+        // --simulate-all simulates every survivor in full anyway. An
+        // interleaved program is its whole build (getTemplateKey), which
+        // composition only replays.
+        StatusOr<Evaluation> evaluation = evaluateComposed(
+            *it->second, c, *costModel,
+            options.extrapolate && options.pruneByTime && c.interleave == 1);
         if (!evaluation)
           scenario.failures[index] = evaluation.message();
         else
