@@ -3,10 +3,18 @@
 // RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 | FileCheck %s --check-prefix=NAMES
 // RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 --untie-embeddings | FileCheck %s --check-prefix=UNTIED
 // RUN: not dist-gen mlp --layers 2 --hidden 16 --batch 2 --untie-embeddings 2>&1 | FileCheck %s --check-prefix=MLP-UNTIED
+// RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 --dropout 0 | FileCheck %s --check-prefix=NO-DROPOUT --implicit-check-not=dropout
+// RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 | FileCheck %s --check-prefix=DROPOUT
 
 // UNTIED: %[[HEAD:[^:]*]]: tensor<16x32xf32> {dist.name = "lm_head.weight", dist.role = "parameter"}
 // UNTIED: dist.matmul {{.*}}, %[[HEAD]] {dist.layer = 1 : i64, dist.no_recompute} : (tensor<2x8x16xf32>, tensor<16x32xf32>) -> tensor<2x8x32xf32>
 // MLP-UNTIED: mlp has no option --untie-embeddings
+
+// --dropout 0 emits no dropout; the default (0.1, Megatron-LM's) one after
+// the embeddings and three per layer, ids in program order.
+// NO-DROPOUT: func.func @gpt(
+// DROPOUT-COUNT-7: dist.dropout_train {{.*}}ratio = 1.000000e-01 : f64
+// DROPOUT-NOT: dist.dropout_train
 
 // CHECK-LABEL: func.func @gpt(
 // CHECK-SAME: %[[TOK_EMB:[^:]*]]: tensor<32x16xf32> {dist.name = "embed.tokens.weight", dist.role = "parameter"}
@@ -32,7 +40,8 @@
 
 // Embeddings (layer 0): token lookup plus the broadcast position table.
 // CHECK: %[[E:.*]] = dist.take %[[TOK_EMB]], %[[TOKENS]] {dist.layer = 0 : i64, dist.no_recompute} : (tensor<32x16xf32>, tensor<2x8xi64>) -> tensor<2x8x16xf32>
-// CHECK: %[[X0:.*]] = dist.add %[[E]], %[[POS_EMB]] {dist.layer = 0 : i64, dist.no_recompute} : (tensor<2x8x16xf32>, tensor<8x16xf32>) -> tensor<2x8x16xf32>
+// CHECK: %[[X0E:.*]] = dist.add %[[E]], %[[POS_EMB]] {dist.layer = 0 : i64, dist.no_recompute} : (tensor<2x8x16xf32>, tensor<8x16xf32>) -> tensor<2x8x16xf32>
+// CHECK: %[[X0:.*]], %{{.*}} = dist.dropout_train %[[X0E]] {dist.layer = 0 : i64, dist.no_recompute, id = 0 : i64, ratio = 1.000000e-01 : f64} : (tensor<2x8x16xf32>) -> (tensor<2x8x16xf32>, tensor<2x8x16xi1>)
 
 // Attention of layer 0: qkv columns are (head, q/k/v, head dim).
 // CHECK: dist.layer_norm %[[X0]], %[[LN1_W]], %[[LN1_B]] {dist.layer = 0 : i64}
@@ -49,10 +58,18 @@
 // CHECK: %[[S:.*]] = dist.matmul %[[Q]], %[[K]] {dist.layer = 0 : i64, transpose_b} : (tensor<2x2x8x8xf32>, tensor<2x2x8x8xf32>) -> tensor<2x2x8x8xf32>
 // 1 / sqrt(head dim 8)
 // CHECK: %[[P:.*]] = dist.softmax %[[S]] {causal, dist.layer = 0 : i64, scale = 0.35355339059327{{[0-9]*}} : f64}
-// CHECK: %[[C:.*]] = dist.matmul %[[P]], %[[V]] {dist.layer = 0 : i64}
+// CHECK: %[[PD:.*]], %{{.*}} = dist.dropout_train %[[P]] {dist.layer = 0 : i64, id = 1 : i64, ratio = 1.000000e-01 : f64} : (tensor<2x2x8x8xf32>) -> (tensor<2x2x8x8xf32>, tensor<2x2x8x8xi1>)
+// CHECK: %[[C:.*]] = dist.matmul %[[PD]], %[[V]] {dist.layer = 0 : i64}
 // CHECK: %[[CT:.*]] = dist.transpose %[[C]] {dist.layer = 0 : i64, permutation = array<i64: 0, 2, 1, 3>}
 // CHECK: dist.reshape %[[CT]] {dist.layer = 0 : i64, shape = array<i64: 2, 8, 16>}
+// Hidden dropout after the projection (with its bias), before the residual.
+// CHECK: %[[PROJB:.*]] = dist.add %{{.*}}, %{{.*}} {dist.layer = 0 : i64} : (tensor<2x8x16xf32>, tensor<16xf32>)
+// CHECK: %[[PROJD:.*]], %{{.*}} = dist.dropout_train %[[PROJB]] {dist.layer = 0 : i64, id = 2 : i64
+// CHECK: %[[X1:.*]] = dist.add %[[X0]], %[[PROJD]] {dist.layer = 0 : i64}
 // CHECK: dist.gelu %{{.*}} {approximate = #dist<gelu_approximation tanh>, dist.layer = 0 : i64} : (tensor<2x8x64xf32>)
+// CHECK: %[[FC2B:.*]] = dist.add %{{.*}}, %{{.*}} {dist.layer = 0 : i64} : (tensor<2x8x16xf32>, tensor<16xf32>)
+// CHECK: %[[FC2D:.*]], %{{.*}} = dist.dropout_train %[[FC2B]] {dist.layer = 0 : i64, id = 3 : i64
+// CHECK: dist.add %[[X1]], %[[FC2D]] {dist.layer = 0 : i64}
 
 // Layer 1, then the final norm, head and loss stay in the last layer; like
 // the embedding they are marked dist.no_recompute (Megatron-LM checkpoints

@@ -71,9 +71,9 @@ static cl::opt<double>
             cl::desc("gpt: training dropout probability after the "
                      "embeddings, on the attention probabilities and after "
                      "the attention projection and the MLP (Megatron-LM's "
-                     "places; its default is 0.1). Default 0: none"),
-            cl::init(0.0), cl::sub(mlpCommand), cl::sub(gptCommand),
-            cl::cat(modelCategory));
+                     "places and default, 0.1); 0: none"),
+            cl::init(GptConfig().dropout), cl::sub(mlpCommand),
+            cl::sub(gptCommand), cl::cat(modelCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::sub(mlpCommand),

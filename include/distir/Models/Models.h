@@ -55,7 +55,9 @@ struct GptConfig {
   /// Training dropout probability where Megatron-LM applies it: after the
   /// embeddings, on the attention probabilities, after the attention
   /// projection and after the MLP (each before its residual add). 0: none.
-  double dropout = 0.0;
+  /// Default 0.1, Megatron-LM's default --hidden-dropout and
+  /// --attention-dropout (megatron/training/arguments.py).
+  double dropout = 0.1;
 };
 
 /// Why the configuration cannot be built (naming the offending option as

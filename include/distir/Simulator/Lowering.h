@@ -28,7 +28,9 @@ namespace sim {
 struct LoweringResult {
   /// Largest device id the program uses, plus one.
   int64_t numDevicesUsed = 0;
-  /// Task of each simulated op, in program order (for annotations).
+  /// Task of each simulated op, in program order (for annotations); an op
+  /// whose last result has a buffer of its own (a training dropout's mask)
+  /// has a second, zero-time task that holds it, listed right after.
   std::vector<std::pair<mlir::Operation *, TaskId>> opTasks;
   /// Tasks whose results include gradient buffers, held for the whole step
   /// as residents (MemoryKinds.h) instead of by the task, and their bytes.

@@ -31,6 +31,10 @@ struct BufferRole {
   /// Bytes of the results that are gradient buffers (a layer norm's weight
   /// and bias gradients, but not its input gradient).
   int64_t gradientBufferBytes = 0;
+  /// Bytes of the last result when it is held in a buffer of its own, with
+  /// its own lifetime (a training dropout's mask), and what it holds.
+  int64_t apartBytes = 0;
+  MemoryKind apartKind = MemoryKind::Other;
 };
 
 /// The kind of the buffer of argument `index`.

@@ -7,6 +7,7 @@
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -77,6 +78,7 @@ private:
 LogicalResult TemplateExtractor::readTasks(func::FuncOp func) {
   const sim::Program &program = stage.program;
   stage.tasks.resize(n);
+  llvm::DenseSet<Operation *> costed;
   for (sim::TaskId id = 0; id < n; ++id) {
     TemplateTask &t = stage.tasks[id];
     Operation *op = opOf[id];
@@ -91,7 +93,10 @@ LogicalResult TemplateExtractor::readTasks(func::FuncOp func) {
                         : (t.deps.empty() ? 0 : stage.tasks[t.deps[0]].stage);
     if (t.stage < 0 || t.stage >= stage.numStages)
       return func.emitError() << "the template has an op on stage " << t.stage;
-    if (auto flops = dyn_cast<dist::CostOpInterface>(op))
+    // An op's second task (a result held apart, sim::LoweringResult) has
+    // no FLOPs of its own.
+    auto flops = dyn_cast<dist::CostOpInterface>(op);
+    if (flops && costed.insert(op).second)
       t.opFlops = flops.getFlops();
     layerOf[id] =
         getIntAttr(op, dist::DistDialect::kLayerAttrName).value_or(-1);

@@ -90,14 +90,20 @@ Operation *getSingleUser(Value value) {
   return only;
 }
 
+/// Whether `op` is a dropout, the inference identity or the training form
+/// (whose mask, its second result, backward reads).
+bool isDropout(Operation *op) {
+  return isa_and_nonnull<dist::DropoutOp, dist::DropoutTrainOp>(op);
+}
+
 /// The residual addition a bias addition feeds, through an optional dropout
 /// (Megatron's bias_dropout_add), or null.
 Operation *getResidualAdd(dist::AddOp biasAdd,
                           llvm::SmallVector<Operation *, 3> &kernel) {
   Operation *user = getSingleUser(biasAdd.getResult());
-  if (auto dropout = dyn_cast_or_null<dist::DropoutOp>(user)) {
-    kernel.push_back(dropout);
-    user = getSingleUser(dropout.getResult());
+  if (isDropout(user)) {
+    kernel.push_back(user);
+    user = getSingleUser(user->getResult(0));
   }
   auto residual = dyn_cast_or_null<dist::AddOp>(user);
   if (!residual || getBiasOperand(residual))
@@ -190,8 +196,8 @@ llvm::SmallVector<Operation *, 3> getFusedKernel(Operation *op,
       // through a dropout.
       for (Value operand : add->getOperands()) {
         Operation *producer = operand.getDefiningOp();
-        if (auto dropout = dyn_cast_or_null<dist::DropoutOp>(producer))
-          producer = dropout.getOperand().getDefiningOp();
+        if (isDropout(producer))
+          producer = producer->getOperand(0).getDefiningOp();
         auto candidate = dyn_cast_or_null<dist::AddOp>(producer);
         if (candidate && getBiasOperand(candidate)) {
           llvm::SmallVector<Operation *, 3> kernel =
@@ -202,7 +208,7 @@ llvm::SmallVector<Operation *, 3> getFusedKernel(Operation *op,
       }
       return {};
     }
-  } else if (isa<dist::GeluOp, dist::DropoutOp>(op)) {
+  } else if (isa<dist::GeluOp>(op) || isDropout(op)) {
     biasAdd = op->getOperand(0).getDefiningOp<dist::AddOp>();
   } else if (isa<dist::MatmulOp>(op)) {
     biasAdd = dyn_cast_or_null<dist::AddOp>(getSingleUser(op->getResult(0)));

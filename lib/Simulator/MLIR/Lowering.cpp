@@ -129,6 +129,12 @@ cost::OpWork fusedWorkOf(Operation *host, const cost::OpWork &hostWork,
   if (members.back() != host)
     work.bytesWritten =
         cast<dist::CostOpInterface>(members.back()).getBytesWritten();
+  // A training dropout inside the kernel (bias-dropout-add) also writes its
+  // 1-byte mask, which backward reads.
+  for (Operation *member : members)
+    if (auto dropout = dyn_cast<dist::DropoutTrainOp>(member))
+      work.bytesWritten +=
+          dist::detail::getTensorBytes(dropout.getKeep().getType());
   work.bytesRead = std::max<int64_t>(work.bytesRead, 0);
   return work;
 }
@@ -149,6 +155,12 @@ private:
     return setOf(op, devicesOf(value), dist::getPlacement(value));
   }
   LogicalResult lowerOp(Operation *op);
+  /// The task whose result holds `value`, if lowered.
+  std::optional<TaskId> taskHolding(Value value) const;
+  /// Gives the last result of `op` (lowered as `task`) a buffer of its own
+  /// when `buffer` says so: a zero-time task after `task` that holds it, so
+  /// that it lives to the end of its own last consumer.
+  void holdApart(Operation *op, TaskId task, const BufferRole &buffer);
   LabelId labelOf(Operation *op) {
     auto [it, inserted] = labels.try_emplace(op->getName().getStringRef(), 0);
     if (inserted)
@@ -176,6 +188,8 @@ private:
   DeviceSetId unplaced = kNoId;
   llvm::DenseMap<Attribute, GroupingId> groupings;
   llvm::DenseMap<Operation *, TaskId> taskOf;
+  /// Results held apart from their op's buffer (BufferRole::apartBytes).
+  llvm::DenseMap<Value, TaskId> apartTaskOf;
   llvm::StringMap<LabelId> labels;
   // Collective and send times depend only on their attributes and payload.
   std::map<std::tuple<const void *, const void *, int64_t>, double> commTimes;
@@ -205,17 +219,36 @@ FailureOr<DeviceSetId> Lowerer::setOf(Operation *op, ArrayRef<int64_t> devices,
   return id;
 }
 
+std::optional<TaskId> Lowerer::taskHolding(Value value) const {
+  if (auto it = apartTaskOf.find(value); it != apartTaskOf.end())
+    return it->second;
+  if (Operation *producer = value.getDefiningOp())
+    if (auto it = taskOf.find(producer); it != taskOf.end())
+      return it->second;
+  return std::nullopt;
+}
+
+void Lowerer::holdApart(Operation *op, TaskId task, const BufferRole &buffer) {
+  if (buffer.inPlace || buffer.apartBytes == 0)
+    return;
+  TaskId holder = program.addCompute(
+      labelOf(op), program.task(task).resultSet(),
+      /*durationS=*/0, /*flops=*/0, buffer.apartBytes, {task});
+  program.setMemoryKind(holder, buffer.apartKind);
+  apartTaskOf[op->getResults().back()] = holder;
+  result.opTasks.emplace_back(op, holder);
+}
+
 LogicalResult Lowerer::lowerOp(Operation *op) {
   deps.clear();
   for (Value operand : op->getOperands())
-    if (Operation *producer = operand.getDefiningOp())
-      if (auto it = taskOf.find(producer); it != taskOf.end())
-        deps.push_back(it->second);
+    if (std::optional<TaskId> producer = taskHolding(operand))
+      deps.push_back(*producer);
   BufferRole buffer = buffers.lookup(op);
   int64_t resultBytes =
       buffer.inPlace ? 0
                      : dist::detail::sumTensorBytes(op->getResultTypes()) -
-                           buffer.gradientBufferBytes;
+                           buffer.gradientBufferBytes - buffer.apartBytes;
   if (buffer.gradientBufferBytes > 0) {
     // Gradient buffers are held for the whole step.
     FailureOr<DeviceSetId> where = setOf(op, op->getResult(0));
@@ -288,6 +321,7 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
     result.gradientBuffers.emplace_back(task, buffer.gradientBufferBytes);
   taskOf[op] = task;
   result.opTasks.emplace_back(op, task);
+  holdApart(op, task, buffer);
   return success();
 }
 
@@ -310,9 +344,8 @@ FailureOr<LoweringResult> Lowerer::run(func::FuncOp func) {
     if (!ret)
       return lowerOp(op);
     for (Value value : ret.getOperands())
-      if (Operation *producer = value.getDefiningOp())
-        if (auto it = taskOf.find(producer); it != taskOf.end())
-          program.markLiveOut(it->second);
+      if (std::optional<TaskId> producer = taskHolding(value))
+        program.markLiveOut(*producer);
     return success();
   };
   auto positionOf = [&](Operation *op) -> size_t {

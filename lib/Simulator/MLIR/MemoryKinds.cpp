@@ -32,11 +32,17 @@ bool hasUserInPhase(Operation *op, dist::Phase phase) {
   });
 }
 
-/// Forward and backward values: stashed when backward reads a forward
-/// value, else communication buffers or activations in flight.
-MemoryKind classifyActivation(Operation *op, std::optional<dist::Phase> phase) {
-  if (phase != dist::Phase::Backward &&
-      hasUserInPhase(op, dist::Phase::Backward))
+/// Forward and backward values (`results` of `op`): stashed when backward
+/// reads a forward value, else communication buffers or activations in
+/// flight.
+MemoryKind classifyActivation(Operation *op, ValueRange results,
+                              std::optional<dist::Phase> phase) {
+  bool readByBackward = llvm::any_of(results, [](Value result) {
+    return llvm::any_of(result.getUsers(), [](Operation *user) {
+      return dist::getPhase(user) == dist::Phase::Backward;
+    });
+  });
+  if (phase != dist::Phase::Backward && readByBackward)
     return MemoryKind::ActivationsStashed;
   if (isCommunication(op))
     return MemoryKind::Communication;
@@ -100,8 +106,17 @@ llvm::DenseMap<Operation *, BufferRole> classifyBuffers(func::FuncOp func) {
       role.gradientBufferBytes +=
           dist::detail::getTensorBytes(result.getType());
     }
-    role.kind =
-        allGradients ? MemoryKind::Gradients : classifyActivation(&op, phase);
+    role.kind = allGradients ? MemoryKind::Gradients
+                             : classifyActivation(&op, op.getResults(), phase);
+    if (auto dropout = dyn_cast<dist::DropoutTrainOp>(op);
+        dropout && !allGradients) {
+      // The mask has a buffer of its own: backward keeps it while the value
+      // is often freed in forward (read only by the residual addition).
+      role.kind = classifyActivation(&op, dropout.getResult(), phase);
+      role.apartBytes =
+          dist::detail::getTensorBytes(dropout.getKeep().getType());
+      role.apartKind = classifyActivation(&op, dropout.getKeep(), phase);
+    }
     roles[&op] = role;
   }
   return roles;

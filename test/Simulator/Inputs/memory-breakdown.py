@@ -7,8 +7,8 @@ memory-breakdown.py state REPORT BYTES_PER_ELEMENT
 memory-breakdown.py activations SMALL L_SMALL LARGE L_LARGE s b h a t FORM TOL
     Stashed activation bytes per layer of the marginal layer (LARGE minus
     SMALL, per layer) at device 0's peak against Korthikanti et al. 2022's
-    closed form FORM without its dropout-mask terms (dist-gen emits no
-    dropout): `tp` s*b*h*(8 + 24/t + 2*a*s/(h*t)), `full` 2*s*b*h.
+    closed form FORM (with dropout, dist-gen's default): `tp`
+    s*b*h*(10 + 24/t + 5*a*s/(h*t)), `full` 2*s*b*h.
 """
 import json
 import sys
@@ -35,7 +35,7 @@ else:
     layer = (large["activations_stashed"] - small["activations_stashed"]) / (
         large_layers - small_layers)
     if form == "tp":
-        expected = s * b * h * (8 + 24 / t + 2 * a * s / (h * t))
+        expected = s * b * h * (10 + 24 / t + 5 * a * s / (h * t))
     else:
         expected = 2 * s * b * h
     error = (layer - expected) / expected
