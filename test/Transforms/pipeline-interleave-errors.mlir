@@ -14,3 +14,6 @@
 
 // RUN: not dist-opt %S/Inputs/pipeline-mlp4.mlir --dist-parallelize="pp=2 microbatches=2 interleave=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: error: interleave must be at least 1, got 0
+
+// RUN: not dist-opt %S/Inputs/pipeline-mlp4.mlir --dist-pipeline="pp=2 microbatches=2 interleave=2 first-layers=2" 2>&1 | FileCheck %s --check-prefix=ENDS
+// ENDS: pipeline-mlp4.mlir:4:1: error: first-layers = 2 and last-layers = 0 leave 2 of the 4 layers for the 3 other chunks of pp x interleave = 2 x 2 = 4

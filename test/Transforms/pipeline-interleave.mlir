@@ -28,3 +28,11 @@
 // RUN: dist-opt %S/Inputs/pipeline-mlp4.mlir --dist-pipeline="pp=2 microbatches=2 interleave=2" > %t.m2
 // RUN: grep -E 'dist\.relu(_grad)? .*dist\.stage = [13] ' %t.m2 | sed -E 's/.*dist\.relu(_grad)? .*dist\.microbatch = ([0-9]+).*dist\.stage = ([0-9]+).*/\1 \3.\2/; s/^_grad /B/; s/^ /F/' | tr '\n' ',' | FileCheck %s --check-prefix=M2S1
 // M2S1: {{^}}F1.0,F1.1,F3.0,F3.1,B3.0,B3.1,B1.0,B1.1,{{$}}
+
+// first-layers / last-layers fix the layers of the first and last chunk (the
+// stages without interleaving), as Megatron-LM users give the embedding's and
+// the head's stages fewer layers; the time-based cut takes the rest.
+// RUN: dist-opt %S/Inputs/pipeline-mlp4.mlir --dist-pipeline="pp=2 microbatches=2 first-layers=3" | sed -nE 's/.*dist\.layer = ([0-9]+) : i64.*dist\.stage = ([0-9]+) : i64.*/\1:\2/p' | sort -u | tr '\n' ' ' | FileCheck %s --check-prefix=FIRST
+// FIRST: 0:0 1:0 2:0 3:1
+// RUN: dist-opt %S/Inputs/pipeline-mlp4.mlir --dist-pipeline="pp=1 microbatches=2 interleave=3 last-layers=2" | sed -nE 's/.*dist\.layer = ([0-9]+) : i64.*dist\.stage = ([0-9]+) : i64.*/\1:\2/p' | sort -u | tr '\n' ' ' | FileCheck %s --check-prefix=LAST
+// LAST: 0:0 1:1 2:2 3:2

@@ -41,6 +41,7 @@ struct ParallelizePass
     if (failed(options))
       return signalPassFailure();
     options->scatterGather = scatterGather;
+    options->ends = {firstLayers, lastLayers};
     for (auto [name, value] :
          {std::pair<StringRef, int64_t>{"dp", dp}, {"tp", tp}})
       if (value < 1) {

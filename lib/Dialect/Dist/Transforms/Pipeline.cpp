@@ -141,7 +141,8 @@ LogicalResult mlir::dist::cutPipelineStages(
   // Interleaving cuts numStages x interleave chunks (virtual stages).
   int64_t numStages = options.numStages, interleave = options.interleave;
   if (!options.opTimer || numStages * interleave == 1)
-    return assignPipelineStages(func, numStages, nullptr, interleave);
+    return assignPipelineStages(func, numStages, nullptr, interleave,
+                                options.ends);
   if (!options.measuredTimes.empty()) {
     Block &body = func.getBody().front();
     if (options.measuredTimes.size() + 1 != body.getOperations().size())
@@ -155,7 +156,7 @@ LogicalResult mlir::dist::cutPipelineStages(
       times[&op] = seconds;
     return assignPipelineStages(
         func, numStages, [&](Operation *op) { return times.lookup(op); },
-        interleave);
+        interleave, options.ends);
   }
   // Checked before anything is copied: the errors name the real function.
   if (failed(checkUnplacedStep(func, numStages)))
@@ -166,7 +167,7 @@ LogicalResult mlir::dist::cutPipelineStages(
     return failure();
   return assignPipelineStages(
       func, numStages, [&](Operation *op) { return times->lookup(op); },
-      interleave);
+      interleave, options.ends);
 }
 
 LogicalResult mlir::dist::pipelineFunction(
@@ -234,6 +235,7 @@ struct PipelinePass : public mlir::dist::impl::DistPipelineBase<PipelinePass> {
     if (failed(options))
       return signalPassFailure();
     options->scatterGather = scatterGather;
+    options->ends = {firstLayers, lastLayers};
     SmallVector<func::FuncOp> funcs = getFunctionsToPipeline(module);
     if (funcs.empty())
       return;

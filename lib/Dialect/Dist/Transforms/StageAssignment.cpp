@@ -89,11 +89,12 @@ SmallVector<int64_t> partitionBalanced(ArrayRef<double> costs, int64_t parts) {
 
 class StageAssigner {
 public:
-  /// Cuts `numStages` x `interleave` chunks (virtual stages).
+  /// Cuts `numStages` x `interleave` chunks (virtual stages), the first and
+  /// last of `ends` layers when given.
   StageAssigner(func::FuncOp func, int64_t numStages, int64_t interleave,
-                function_ref<double(Operation *)> opCost)
+                function_ref<double(Operation *)> opCost, StageCutEnds ends)
       : func(func), numStages(numStages * interleave), interleave(interleave),
-        opCost(opCost) {}
+        opCost(opCost), ends(ends) {}
   LogicalResult run();
   /// The stage of each layer index (-1: no op has it), without marking
   /// anything; empty without hints.
@@ -149,6 +150,11 @@ private:
     return opCost ? opCost(op) + 1e-9 : getOpCost(op);
   }
 
+  /// The group of each layer (`costs` in layer order): the first
+  /// `ends.first` layers in chunk 0, the last `ends.last` in the last chunk,
+  /// the others balanced over the chunks in between.
+  FailureOr<SmallVector<int64_t>> cutWithFixedEnds(ArrayRef<double> costs);
+
   /// What an error calls the number of chunks: "pp = 4" or "pp x
   /// interleave = 2 x 2 = 4".
   std::string describeChunks() const {
@@ -164,6 +170,7 @@ private:
   int64_t numStages;
   int64_t interleave;
   function_ref<double(Operation *)> opCost;
+  StageCutEnds ends;
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> indexOf;
   SmallVector<int64_t> stageOf;
@@ -240,6 +247,34 @@ LogicalResult StageAssigner::collectOps() {
   return success();
 }
 
+FailureOr<SmallVector<int64_t>>
+StageAssigner::cutWithFixedEnds(ArrayRef<double> costs) {
+  if (ends.first == 0 && ends.last == 0)
+    return partitionBalanced(costs, numStages);
+  int64_t numLayers = costs.size();
+  int64_t fixed = (ends.first > 0) + (ends.last > 0);
+  int64_t middleChunks = numStages - fixed;
+  int64_t middleLayers = numLayers - ends.first - ends.last;
+  if (ends.first < 0 || ends.last < 0 || middleChunks < 0 ||
+      middleLayers < middleChunks || (middleChunks == 0 && middleLayers > 0))
+    return mlir::emitError(func.getLoc())
+           << "first-layers = " << ends.first
+           << " and last-layers = " << ends.last << " leave " << middleLayers
+           << " of the " << numLayers << " layers for the "
+           << std::max<int64_t>(middleChunks, 0) << " other chunks of "
+           << describeChunks();
+  SmallVector<int64_t> groups(numLayers, numStages - 1);
+  for (int64_t i = 0; i < ends.first; ++i)
+    groups[i] = 0;
+  if (middleChunks > 0) {
+    SmallVector<int64_t> middle =
+        partitionBalanced(costs.slice(ends.first, middleLayers), middleChunks);
+    for (auto [i, group] : llvm::enumerate(middle))
+      groups[ends.first + i] = group + (ends.first > 0);
+  }
+  return groups;
+}
+
 LogicalResult StageAssigner::cutIntoStages() {
   std::map<int64_t, double> layerCosts;
   for (Operation *op : ops)
@@ -254,15 +289,20 @@ LogicalResult StageAssigner::cutIntoStages() {
     SmallVector<double> costs;
     for (auto &entry : layerCosts)
       costs.push_back(entry.second);
-    SmallVector<int64_t> groups = partitionBalanced(costs, numStages);
+    FailureOr<SmallVector<int64_t>> groups = cutWithFixedEnds(costs);
+    if (failed(groups))
+      return failure();
     for (auto [i, entry] : llvm::enumerate(layerCosts)) {
-      layerStage[entry.first] = groups[i];
+      layerStage[entry.first] = (*groups)[i];
       LLVM_DEBUG(llvm::dbgs() << "layer " << entry.first << " (cost "
                               << llvm::format("%g", entry.second)
-                              << ") -> stage " << groups[i] << "\n");
+                              << ") -> stage " << (*groups)[i] << "\n");
     }
     return success();
   }
+  if (ends.first > 0 || ends.last > 0)
+    return mlir::emitError(func.getLoc())
+           << "first-layers and last-layers need dist.layer hints";
   SmallVector<unsigned> forward;
   SmallVector<double> costs;
   for (auto [index, op] : llvm::enumerate(ops))
@@ -425,13 +465,13 @@ void StageAssigner::duplicateConstants() {
 LogicalResult
 mlir::dist::assignPipelineStages(func::FuncOp func, int64_t numStages,
                                  function_ref<double(Operation *)> opCost,
-                                 int64_t interleave) {
-  return StageAssigner(func, numStages, interleave, opCost).run();
+                                 int64_t interleave, StageCutEnds ends) {
+  return StageAssigner(func, numStages, interleave, opCost, ends).run();
 }
 
 FailureOr<std::vector<int64_t>>
 mlir::dist::cutPipelineLayers(func::FuncOp func, int64_t numStages,
                               function_ref<double(Operation *)> opCost,
                               int64_t interleave) {
-  return StageAssigner(func, numStages, interleave, opCost).cutLayers();
+  return StageAssigner(func, numStages, interleave, opCost, {}).cutLayers();
 }

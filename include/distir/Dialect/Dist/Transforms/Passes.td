@@ -228,6 +228,13 @@ def DistPipeline : Pass<"dist-pipeline", "::mlir::ModuleOp"> {
            "pipeline stages): the layers are cut into pp x interleave chunks, "
            "chunk c on stage c mod pp; needs schedule=1f1b and microbatches a "
            "multiple of pp">,
+    Option<"firstLayers", "first-layers", "int64_t", /*default=*/"0",
+           "Layers (dist.layer indices) of the first chunk (the first stage "
+           "without interleaving), e.g. fewer beside the embedding; 0: the "
+           "time-based cut decides">,
+    Option<"lastLayers", "last-layers", "int64_t", /*default=*/"0",
+           "Layers of the last chunk (the last stage without interleaving), "
+           "e.g. fewer beside the LM head; 0: the time-based cut decides">,
     Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"",
            "Mesh whose \"pp\" axis gives the stages' devices">,
     Option<"cluster", "cluster", "std::string", /*default=*/"\"dgx-a100\"",
@@ -275,6 +282,13 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
            "pipeline stages): the layers are cut into pp x interleave chunks, "
            "chunk c on stage c mod pp; needs schedule=1f1b and microbatches a "
            "multiple of pp">,
+    Option<"firstLayers", "first-layers", "int64_t", /*default=*/"0",
+           "Layers (dist.layer indices) of the first chunk (the first stage "
+           "without interleaving), e.g. fewer beside the embedding; 0: the "
+           "time-based cut decides">,
+    Option<"lastLayers", "last-layers", "int64_t", /*default=*/"0",
+           "Layers of the last chunk (the last stage without interleaving), "
+           "e.g. fewer beside the LM head; 0: the time-based cut decides">,
     Option<"layoutMap", "layout-map", "std::string", /*default=*/"\"\"",
            "JSON layout map (regex over parameter names -> layout) instead "
            "of the Megatron layouts">,

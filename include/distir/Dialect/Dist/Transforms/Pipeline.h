@@ -146,6 +146,16 @@ inline constexpr int64_t kAllStages = -1;
 FailureOr<llvm::SmallVector<PipelineUnit>>
 mergePipelineUnits(const PipelineUnitGraph &graph);
 
+/// Layers (`dist.layer` indices, in order) the first and the last chunk
+/// (stage without interleaving) take, as Megatron-LM users give the stages
+/// that hold the embedding and the LM head fewer transformer layers; 0: the
+/// time-based cut decides. The other layers are cut by time over the chunks
+/// in between.
+struct StageCutEnds {
+  int64_t first = 0;
+  int64_t last = 0;
+};
+
 struct PipelineOptions {
   int64_t numStages = 1;
   int64_t numMicrobatches = 1;
@@ -154,6 +164,8 @@ struct PipelineOptions {
   /// into numStages x interleave chunks, chunk c on stage c mod numStages,
   /// and every op's `dist.stage` is its chunk (its virtual stage).
   int64_t interleave = 1;
+  /// Layers of the first and last chunk (first-layers, last-layers).
+  StageCutEnds ends;
   /// Times the placed ops for the stage cut (getRegisteredOpTimer: the cost
   /// model of a cluster); null: the cut balances FLOPs.
   OpTimer opTimer;
@@ -195,12 +207,13 @@ std::optional<int64_t> getPipelineStage(Operation *op);
 /// hints, the forward ops in order); unhinted ops follow their data;
 /// constants are copied to every stage that uses them. `opCost` null: the
 /// ops' FLOPs. With `interleave` > 1, numStages x interleave chunks
-/// (virtual stages), `dist.stage` the chunk. Errors: more stages than
-/// layers, a placed function, an op that is not a dist compute op.
+/// (virtual stages), `dist.stage` the chunk. `ends` fixes the layers of the
+/// first and last chunk. Errors: more stages than layers, ends that leave
+/// too few layers, a placed function, an op that is not a dist compute op.
 LogicalResult
 assignPipelineStages(func::FuncOp func, int64_t numStages,
                      llvm::function_ref<double(Operation *)> opCost = nullptr,
-                     int64_t interleave = 1);
+                     int64_t interleave = 1, StageCutEnds ends = {});
 
 /// The stage assignPipelineStages gives each `dist.layer` index (-1 for
 /// indices no op has; empty for a function without hints), without
