@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 namespace distir {
 namespace cost {
@@ -38,6 +39,17 @@ namespace cost {
 // two figures. For comparison only, not used: the H100 measurement in
 // REFERENCE.md (798 of 989 TFLOP/s) is 0.81, a newer cuBLAS on a larger GEMM.
 static constexpr double kMatrixEfficiency = 0.685;
+
+// Fraction of the tensor-core peak a fused attention kernel reaches
+// (dist.attention and dist.attention_grad), FlashAttention-2's own figures on
+// an A100 80GB SXM4 (Dao 2023, arXiv:2307.08691, section 1: "reaching up to
+// 73% of the theoretical max throughput in the forward pass, and up to 63%
+// of the theoretical max throughput in the backward pass"; section 4.1
+// counts FLOPs as these ops do: 4 s^2 d per head forward, halved with the
+// causal mask, 2.5 times that backward). Physical figures, not fitted; the
+// same ramp as a GEMM.
+static constexpr double kAttentionForwardEfficiency = 0.73;
+static constexpr double kAttentionBackwardEfficiency = 0.63;
 
 // Fraction of the datasheet memory bandwidth a large streaming kernel
 // reaches. Not fitted (Table 4 cannot separate it from the GEMM efficiency):
@@ -200,6 +212,16 @@ bool CostModel::isMatrixKind(std::string_view kind) {
          kind == "conv_grad_filter";
 }
 
+/// The efficiency of a fused attention kernel, by direction; none for
+/// other kinds.
+static std::optional<double> attentionEfficiency(std::string_view kind) {
+  if (kind == "attention")
+    return kAttentionForwardEfficiency;
+  if (kind == "attention_grad")
+    return kAttentionBackwardEfficiency;
+  return std::nullopt;
+}
+
 /// efficiency * t / (t + ramp) for ideal time t = work / (peak * efficiency).
 static double rampedEfficiency(double work, double peak, double efficiency,
                                double rampS) {
@@ -232,10 +254,15 @@ double CostModel::computeTime(const OpWork &work) const {
     // Element-wise and reduction kernels do not use the tensor cores: their
     // FLOPs run at the vector peak at full efficiency (they are memory-bound
     // in practice, and their FLOP counts are approximate anyway).
-    flopTime = isMatrixKind(work.kind)
-                   ? work.flops / (device.matrixPeak(work.dtype) *
-                                   matrixEfficiency(work.flops, work.dtype))
-                   : work.flops / device.vectorFlops;
+    double peak = device.matrixPeak(work.dtype);
+    if (std::optional<double> attention = attentionEfficiency(work.kind))
+      flopTime =
+          work.flops /
+          (peak * rampedEfficiency(work.flops, peak, *attention, kMatrixRampS));
+    else if (isMatrixKind(work.kind))
+      flopTime = work.flops / (peak * matrixEfficiency(work.flops, work.dtype));
+    else
+      flopTime = work.flops / device.vectorFlops;
   }
   double memoryTime =
       bytes > 0 ? bytes / (device.memoryBandwidth * memoryEfficiency(bytes))

@@ -279,28 +279,87 @@ static LogicalResult runKernel(MseLossOp op,
   return report(op, k::mseLoss(*operands[0], *operands[1], *results[0]));
 }
 
-static LogicalResult runKernel(DropoutTrainOp op,
-                               ArrayRef<const HostTensor *> operands,
-                               ArrayRef<HostTensor *> results) {
+/// Where an op's dropped tensor lies in its reference tensor: the fixed
+/// offset plus, along each split dimension, the block this device holds
+/// (the i64 block operands from `firstBlock` on).
+template <typename OpTy>
+static FailureOr<k::DropoutPosition>
+getDropoutPosition(OpTy op, ArrayRef<int64_t> referenceShape,
+                   ArrayRef<const HostTensor *> operands, size_t firstBlock) {
   k::DropoutPosition position;
-  position.referenceShape = toShape(op.getReferenceShapeOrResultShape());
+  position.referenceShape = toShape(referenceShape);
   if (std::optional<ArrayRef<int64_t>> offset = op.getReferenceOffset())
     position.offset = toShape(*offset);
   else
     position.offset.assign(position.referenceShape.size(), 0);
-  // Each split dimension adds the block this device holds.
   for (auto [i, dim, size] :
        llvm::enumerate(op.getBlockDims(), op.getBlockSizes())) {
-    const HostTensor &block = *operands[1 + i];
+    const HostTensor &block = *operands[firstBlock + i];
     if (block.getElementType() != distir::ElementType::I64 ||
         block.getNumElements() != 1)
       return op.emitOpError("block index ") << i << " must be one i64";
     position.offset[dim] += block.getData<int64_t>()[0] * size;
   }
+  return position;
+}
+
+static LogicalResult runKernel(DropoutTrainOp op,
+                               ArrayRef<const HostTensor *> operands,
+                               ArrayRef<HostTensor *> results) {
+  FailureOr<k::DropoutPosition> position = getDropoutPosition(
+      op, op.getReferenceShapeOrResultShape(), operands, /*firstBlock=*/1);
+  if (failed(position))
+    return failure();
   return report(op,
                 k::dropoutTrain(*operands[0], op.getRatio().convertToDouble(),
-                                op.getSeed(), op.getId(), position, *results[0],
-                                *results[1]));
+                                op.getSeed(), op.getId(), *position,
+                                *results[0], *results[1]));
+}
+
+/// The kernel options of a fused attention op whose block operands start at
+/// `firstBlock`.
+template <typename OpTy>
+static FailureOr<k::AttentionOptions>
+getAttentionOptions(OpTy op, ArrayRef<const HostTensor *> operands,
+                    size_t firstBlock) {
+  FailureOr<k::DropoutPosition> position = getDropoutPosition(
+      op, op.getReferenceShapeOrProbsShape(), operands, firstBlock);
+  if (failed(position))
+    return failure();
+  k::AttentionOptions options;
+  options.scale = op.getScale().convertToDouble();
+  options.causal = op.getCausal();
+  options.dropoutRatio = op.getDropoutRatio().convertToDouble();
+  options.seed = op.getSeed();
+  options.id = op.getDropoutId();
+  options.position = std::move(*position);
+  return options;
+}
+
+static LogicalResult runKernel(AttentionOp op,
+                               ArrayRef<const HostTensor *> operands,
+                               ArrayRef<HostTensor *> results) {
+  FailureOr<k::AttentionOptions> options =
+      getAttentionOptions(op, operands, /*firstBlock=*/3);
+  if (failed(options))
+    return failure();
+  return report(op, k::attention(*operands[0], *operands[1], *operands[2],
+                                 *options, *results[0], *results[1]));
+}
+
+static LogicalResult runKernel(AttentionGradOp op,
+                               ArrayRef<const HostTensor *> operands,
+                               ArrayRef<HostTensor *> results) {
+  FailureOr<k::AttentionOptions> options =
+      getAttentionOptions(op, operands, /*firstBlock=*/6);
+  if (failed(options))
+    return failure();
+  // The reference recomputes the probabilities from q and k as the forward
+  // did (output and logsumexp are what a FlashAttention kernel reads to do
+  // the same with fewer FLOPs).
+  return report(op, k::attentionGrad(*operands[0], *operands[1], *operands[2],
+                                     *operands[5], *options, *results[0],
+                                     *results[1], *results[2]));
 }
 
 static LogicalResult runKernel(DropoutGradOp op,
@@ -559,10 +618,11 @@ void mlir::dist::registerExecutionInterfaceExternalModels(
         BatchNormOp, TransposeOp, ReshapeOp, ConcatOp, SliceOp, SplitOp, PadOp,
         TakeOp, ExpandOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, OneHotOp,
         CrossEntropyOp, MseLossOp, CastOp, DropoutTrainOp, DropoutGradOp,
-        ConvOp, MaxPoolOp, AvgPoolOp, GeluGradOp, SoftmaxGradOp,
-        LogSoftmaxGradOp, LayerNormGradOp, BatchNormGradOp, CrossEntropyGradOp,
-        MseLossGradOp, TakeGradOp, ConvGradInputOp, ConvGradFilterOp,
-        MaxPoolGradOp, AvgPoolGradOp, SgdUpdateOp, AdamUpdateOp>(ctx);
+        AttentionOp, AttentionGradOp, ConvOp, MaxPoolOp, AvgPoolOp, GeluGradOp,
+        SoftmaxGradOp, LogSoftmaxGradOp, LayerNormGradOp, BatchNormGradOp,
+        CrossEntropyGradOp, MseLossGradOp, TakeGradOp, ConvGradInputOp,
+        ConvGradFilterOp, MaxPoolGradOp, AvgPoolGradOp, SgdUpdateOp,
+        AdamUpdateOp>(ctx);
   });
 }
 

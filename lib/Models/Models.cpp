@@ -330,6 +330,53 @@ FailureOr<func::FuncOp> distir::models::buildMlp(ModuleOp module,
   return func;
 }
 
+namespace {
+/// The dropouts of a GPT (ids in program order: each draws its own masks)
+/// and the attention core of its layers.
+struct GptCoreBuilder {
+  GptCoreBuilder(OpBuilder &builder, const GptConfig &config, double scale)
+      : builder(builder), config(config), scale(scale) {}
+
+  Value dropout(Location loc, Value x) {
+    if (config.dropout == 0.0)
+      return x;
+    return DropoutTrainOp::create(builder, loc, x, /*blocks=*/ValueRange(),
+                                  builder.getF64FloatAttr(config.dropout),
+                                  builder.getI64IntegerAttr(nextDropoutId++),
+                                  /*seed=*/builder.getI64IntegerAttr(0),
+                                  /*reference_shape=*/nullptr,
+                                  /*reference_offset=*/nullptr)
+        .getResult();
+  }
+
+  /// dropout(softmax(scale * q k^T, causal)) v.
+  Value attention(Location loc, Value q, Value k, Value v) {
+    if (config.fusedAttention) {
+      // One op whose dropout draws the unfused chain's masks: the same id,
+      // the probabilities as reference tensor.
+      bool dropped = config.dropout != 0.0;
+      return AttentionOp::create(
+                 builder, loc, q, k, v, /*blocks=*/ValueRange(), scale,
+                 /*causal=*/true, llvm::APFloat(dropped ? config.dropout : 0.0),
+                 dropped ? nextDropoutId++ : 0, /*seed=*/0,
+                 /*reference_shape=*/nullptr, /*reference_offset=*/nullptr)
+          .getResult();
+    }
+    Value scores = MatmulOp::create(builder, loc, q, k, /*transpose_a=*/false,
+                                    /*transpose_b=*/true);
+    Value probs = SoftmaxOp::create(builder, loc, scores, /*axis=*/-1, scale,
+                                    /*causal=*/true);
+    return MatmulOp::create(builder, loc, dropout(loc, probs), v).getResult();
+  }
+
+private:
+  OpBuilder &builder;
+  const GptConfig &config;
+  llvm::APFloat scale;
+  int64_t nextDropoutId = 0;
+};
+} // namespace
+
 FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
                                                  const GptConfig &config) {
   if (std::optional<std::string> problem = verifyConfig(config))
@@ -391,19 +438,9 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
     return AddOp::create(builder, loc, y, fb.arg(bias)).getResult();
   };
 
-  // Each dropout draws its own masks: ids in program order.
-  int64_t nextDropoutId = 0;
-  auto dropout = [&](Location loc, Value x) -> Value {
-    if (config.dropout == 0.0)
-      return x;
-    return DropoutTrainOp::create(builder, loc, x, /*blocks=*/ValueRange(),
-                                  builder.getF64FloatAttr(config.dropout),
-                                  builder.getI64IntegerAttr(nextDropoutId++),
-                                  /*seed=*/builder.getI64IntegerAttr(0),
-                                  /*reference_shape=*/nullptr,
-                                  /*reference_offset=*/nullptr)
-        .getResult();
-  };
+  GptCoreBuilder core(builder, config,
+                      1.0 / std::sqrt(static_cast<double>(headDim)));
+  auto dropout = [&](Location loc, Value x) { return core.dropout(loc, x); };
 
   // Embedding: layer 0, not recomputed.
   fb.setOutsideLayers(true);
@@ -415,7 +452,6 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
   x = dropout(embedLoc, x);
   fb.setOutsideLayers(false);
 
-  const llvm::APFloat scale(1.0 / std::sqrt(static_cast<double>(headDim)));
   for (int64_t i = 0; i < l; ++i) {
     fb.setLayer(i);
     const LayerParams &lp = layers[i];
@@ -436,14 +472,8 @@ FailureOr<func::FuncOp> distir::models::buildGpt(ModuleOp module,
       qkvHeads.push_back(TransposeOp::create(builder, attnLoc, headMajor,
                                              ArrayRef<int64_t>{0, 2, 1, 3}));
     }
-    Value scores =
-        MatmulOp::create(builder, attnLoc, qkvHeads[0], qkvHeads[1],
-                         /*transpose_a=*/false, /*transpose_b=*/true);
-    Value probs =
-        SoftmaxOp::create(builder, attnLoc, scores, /*axis=*/-1, scale,
-                          /*causal=*/true);
-    probs = dropout(attnLoc, probs);
-    Value context = MatmulOp::create(builder, attnLoc, probs, qkvHeads[2]);
+    Value context =
+        core.attention(attnLoc, qkvHeads[0], qkvHeads[1], qkvHeads[2]);
     context = TransposeOp::create(builder, attnLoc, context,
                                   ArrayRef<int64_t>{0, 2, 1, 3});
     context = ReshapeOp::create(builder, attnLoc, context,

@@ -365,6 +365,52 @@ StatusOr<Shape> inferTakeGrad(DimsRef grad, DimsRef indices, int64_t axis,
   return result;
 }
 
+StatusOr<AttentionShape> inferAttention(DimsRef query, DimsRef key,
+                                        DimsRef value,
+                                        const OperandNamer &name) {
+  DimsRef operands[] = {query, key, value};
+  for (size_t i = 0; i < 3; ++i)
+    if (operands[i].rank() != 4)
+      return error("operand ", nameOf(name, i, operands[i]),
+                   " must be [batch, heads, sequence, head dim]");
+  for (size_t i = 1; i < 3; ++i)
+    if (!areCompatibleShapes(operands[i].slice(0, 2), query.slice(0, 2)))
+      return error("operand ", nameOf(name, i, operands[i]),
+                   " has other batch or head dimensions than the query ",
+                   nameOf(name, 0, query));
+  if (!areCompatibleShapes(key.slice(3, 1), query.slice(3, 1)))
+    return error("key ", nameOf(name, 1, key),
+                 " has another head dimension than the query ",
+                 nameOf(name, 0, query));
+  if (!areCompatibleShapes(value.slice(2, 1), key.slice(2, 1)))
+    return error("value ", nameOf(name, 2, value),
+                 " has another sequence length than the key ",
+                 nameOf(name, 1, key));
+  AttentionShape shape;
+  shape.result = {query[0], query[1], query[2], value[3]};
+  shape.logsumexp = {query[0], query[1], query[2]};
+  shape.probs = {query[0], query[1], query[2], key[2]};
+  return shape;
+}
+
+StatusOr<AttentionShape> inferAttentionGrad(DimsRef query, DimsRef key,
+                                            DimsRef value, DimsRef output,
+                                            DimsRef logsumexp, DimsRef grad,
+                                            const OperandNamer &name) {
+  DISTIR_ASSIGN_OR_RETURN(AttentionShape shape,
+                          inferAttention(query, key, value, name));
+  if (!areCompatibleShapes(output, shape.result))
+    return error("output ", nameOf(name, 3, output),
+                 " is not the forward's result ", formatDims(shape.result));
+  if (!areCompatibleShapes(logsumexp, shape.logsumexp))
+    return error("logsumexp ", nameOf(name, 4, logsumexp),
+                 " is not the forward's ", formatDims(shape.logsumexp));
+  if (!areCompatibleShapes(grad, shape.result))
+    return error("gradient ", nameOf(name, 5, grad),
+                 " is not the forward's result ", formatDims(shape.result));
+  return shape;
+}
+
 StatusOr<Shape> inferExpand(DimsRef input, DimsRef shape) {
   for (int64_t dim : shape)
     if (dim < 0)

@@ -16,6 +16,25 @@
 // DROPOUT-COUNT-7: dist.dropout_train {{.*}}ratio = 1.000000e-01 : f64
 // DROPOUT-NOT: dist.dropout_train
 
+// --attention fused: the attention core is one dist.attention (scale
+// 1/sqrt(head dim), causal); with dropout (the default) it carries the id the unfused
+// dist.dropout_train of the probabilities would have.
+// RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 --attention fused --dropout 0 | FileCheck %s --check-prefix=FUSED
+// RUN: dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 --attention fused | FileCheck %s --check-prefix=FUSED-DROP
+// RUN: not dist-gen mlp --layers 2 --hidden 16 --batch 2 --attention fused 2>&1 | FileCheck %s --check-prefix=MLP-FUSED
+// RUN: not dist-gen gpt --layers 2 --hidden 16 --heads 2 --seq 8 --vocab 32 --batch 2 --attention flash 2>&1 | FileCheck %s --check-prefix=BAD-KIND
+// FUSED-NOT: dist.softmax
+// FUSED: %{{.*}}, %{{.*}} = dist.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, dist.layer = 0 : i64, scale = 0.35355339059327373 : f64} : (tensor<2x2x8x8xf32>, tensor<2x2x8x8xf32>, tensor<2x2x8x8xf32>) -> (tensor<2x2x8x8xf32>, tensor<2x2x8xf32>)
+// FUSED: dist.attention {{.*}}dist.layer = 1
+// FUSED-NOT: dist.softmax
+// FUSED-DROP: dist.dropout_train {{.*}}id = 0 : i64
+// FUSED-DROP: dist.attention {{.*}}{causal, dist.layer = 0 : i64, dropout_id = 1 : i64, dropout_ratio = 1.000000e-01 : f64,
+// FUSED-DROP: dist.dropout_train {{.*}}id = 2 : i64
+// FUSED-DROP: dist.dropout_train {{.*}}id = 3 : i64
+// FUSED-DROP: dist.attention {{.*}}dropout_id = 4 : i64
+// MLP-FUSED: mlp has no option --attention
+// BAD-KIND: Cannot find option named 'flash'
+
 // CHECK-LABEL: func.func @gpt(
 // CHECK-SAME: %[[TOK_EMB:[^:]*]]: tensor<32x16xf32> {dist.name = "embed.tokens.weight", dist.role = "parameter"}
 // CHECK-SAME: %[[POS_EMB:[^:]*]]: tensor<8x16xf32> {dist.name = "embed.positions.weight", dist.role = "parameter"}

@@ -74,6 +74,18 @@ static cl::opt<double>
                      "places and default, 0.1); 0: none"),
             cl::init(GptConfig().dropout), cl::sub(mlpCommand),
             cl::sub(gptCommand), cl::cat(modelCategory));
+enum class AttentionKind { Unfused, Fused };
+static cl::opt<AttentionKind> attention(
+    "attention",
+    cl::desc("gpt: the attention core as separate ops (unfused: matmul, "
+             "softmax, dropout, matmul; the default) or one dist.attention "
+             "(fused, FlashAttention)"),
+    cl::values(clEnumValN(AttentionKind::Unfused, "unfused",
+                          "matmul, softmax, dropout, matmul"),
+               clEnumValN(AttentionKind::Fused, "fused",
+                          "one fused attention op and its gradient")),
+    cl::init(AttentionKind::Unfused), cl::sub(mlpCommand), cl::sub(gptCommand),
+    cl::cat(modelCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                            cl::value_desc("filename"),
                                            cl::init("-"), cl::sub(mlpCommand),
@@ -109,7 +121,7 @@ int main(int argc, char **argv) {
       "  dist-gen mlp --layers L --hidden H --batch B [--input-dim D] [--dtype "
       "T]\n"
       "  dist-gen gpt --layers L --hidden H --heads A --seq S --vocab V "
-      "--batch B [--dtype T] [--dropout P]\n");
+      "--batch B [--dtype T] [--dropout P] [--attention fused|unfused]\n");
 
   bool isMlp = bool(mlpCommand), isGpt = bool(gptCommand);
   if (!isMlp && !isGpt)
@@ -128,6 +140,8 @@ int main(int argc, char **argv) {
     foreign = "--untie-embeddings";
   if (isMlp && dropout.getNumOccurrences())
     foreign = "--dropout";
+  if (isMlp && attention.getNumOccurrences())
+    foreign = "--attention";
   if (!foreign.empty())
     return fail(Twine(model) + " has no option " + foreign);
 
@@ -165,6 +179,7 @@ int main(int argc, char **argv) {
     config.batch = batch;
     config.dtype = dtype;
     config.dropout = dropout;
+    config.fusedAttention = attention == AttentionKind::Fused;
     if ((problem = verifyConfig(config)))
       return fail(*problem);
     func = buildGpt(*module, config);

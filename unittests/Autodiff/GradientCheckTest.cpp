@@ -211,6 +211,22 @@ const OpCase kOpCases[] = {
      "%y = dist.softmax %a {causal, scale = 0.7 : f64} : (tensor<2x4x4xf64>) "
      "-> tensor<2x4x4xf64>",
      "tensor<2x4x4xf64>", 3},
+    // Fused attention: the same gradient as the unfused chain, with the
+    // causal mask and with a dropout mask (fixed by its id: linear).
+    {"attention_causal",
+     "%q: tensor<1x2x4x3xf64>" P ", %k: tensor<1x2x4x3xf64>" P
+     ", %v: tensor<1x2x4x2xf64>" P,
+     "%y, %lse = dist.attention %q, %k, %v {causal, scale = 0.7 : f64} : "
+     "(tensor<1x2x4x3xf64>, tensor<1x2x4x3xf64>, tensor<1x2x4x2xf64>) -> "
+     "(tensor<1x2x4x2xf64>, tensor<1x2x4xf32>)",
+     "tensor<1x2x4x2xf64>", 4},
+    {"attention_dropout",
+     "%q: tensor<2x1x3x2xf64>" P ", %k: tensor<2x1x4x2xf64>" P
+     ", %v: tensor<2x1x4x3xf64>" P,
+     "%y, %lse = dist.attention %q, %k, %v {dropout_ratio = 0.3 : f64, "
+     "dropout_id = 5} : (tensor<2x1x3x2xf64>, tensor<2x1x4x2xf64>, "
+     "tensor<2x1x4x3xf64>) -> (tensor<2x1x3x3xf64>, tensor<2x1x3xf32>)",
+     "tensor<2x1x3x3xf64>", 4},
     {"softmax_axis0", "%a: tensor<3x4xf64>" P,
      "%y = dist.softmax %a {axis = 0 : i64} : (tensor<3x4xf64>) -> "
      "tensor<3x4xf64>",

@@ -103,6 +103,28 @@ Status dropoutTrain(const HostTensor &x, double ratio, uint64_t seed,
 /// `result = keep ? grad / (1 - ratio) : 0`.
 Status dropoutGrad(const HostTensor &grad, const HostTensor &keep, double ratio,
                    HostTensor &result);
+/// Fused attention over query [b, h, s_q, d], key [b, h, s_k, d] and value
+/// [b, h, s_k, d_v]: softmax(scale * q k^T) (keys after the query masked when
+/// causal), dropped as dropoutTrain drops it at `position` in the reference
+/// probabilities, times v.
+struct AttentionOptions {
+  double scale = 1.0;
+  bool causal = false;
+  double dropoutRatio = 0.0;
+  uint64_t seed = 0, id = 0;
+  DropoutPosition position;
+};
+/// `result` [b, h, s_q, d_v] and the f32 `logsumexp` [b, h, s_q] of each row
+/// of scale * q k^T over its visible keys.
+Status attention(const HostTensor &q, const HostTensor &k, const HostTensor &v,
+                 const AttentionOptions &options, HostTensor &result,
+                 HostTensor &logsumexp);
+/// The gradients of attention w.r.t. q, k and v from the result gradient,
+/// recomputing the probabilities and the mask.
+Status attentionGrad(const HostTensor &q, const HostTensor &k,
+                     const HostTensor &v, const HostTensor &grad,
+                     const AttentionOptions &options, HostTensor &gradQuery,
+                     HostTensor &gradKey, HostTensor &gradValue);
 /// Conversion to `type`: float -> integer truncates toward zero (saturating,
 /// NaN -> 0), anything -> I1 is `!= 0`, floats round to nearest even.
 Status cast(const HostTensor &x, ElementType type, HostTensor &result);

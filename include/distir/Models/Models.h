@@ -58,6 +58,10 @@ struct GptConfig {
   /// Default 0.1, Megatron-LM's default --hidden-dropout and
   /// --attention-dropout (megatron/training/arguments.py).
   double dropout = 0.1;
+  /// The attention core as one dist.attention op (FlashAttention: the
+  /// [s, s] probabilities never stored) instead of matmul, softmax, dropout
+  /// and matmul.
+  bool fusedAttention = false;
 };
 
 /// Why the configuration cannot be built (naming the offending option as

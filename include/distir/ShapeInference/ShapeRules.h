@@ -174,6 +174,22 @@ StatusOr<Shape> inferTake(DimsRef input, DimsRef indices, int64_t axis);
 /// The table gradient of take: the indices' dims in `grad` become `dimSize`.
 StatusOr<Shape> inferTakeGrad(DimsRef grad, DimsRef indices, int64_t axis,
                               int64_t dimSize, const OperandNamer &name = {});
+/// Fused attention over query [b, h, s_q, d], key [b, h, s_k, d] and value
+/// [b, h, s_k, d_v]: the result [b, h, s_q, d_v], the per-row logsumexp
+/// [b, h, s_q] and the probabilities it never stores [b, h, s_q, s_k].
+struct AttentionShape {
+  Shape result, logsumexp, probs;
+};
+StatusOr<AttentionShape> inferAttention(DimsRef query, DimsRef key,
+                                        DimsRef value,
+                                        const OperandNamer &name = {});
+/// The gradient of fused attention also reads the forward's result and
+/// logsumexp and the result gradient: checks them against the forward's
+/// shapes (operands 3, 4, 5 for `name`).
+StatusOr<AttentionShape> inferAttentionGrad(DimsRef query, DimsRef key,
+                                            DimsRef value, DimsRef output,
+                                            DimsRef logsumexp, DimsRef grad,
+                                            const OperandNamer &name = {});
 /// Broadcast of `input` to `shape` (ONNX Expand: either side may be 1).
 StatusOr<Shape> inferExpand(DimsRef input, DimsRef shape);
 

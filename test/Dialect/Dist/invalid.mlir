@@ -584,3 +584,51 @@ func.func @dropout_grad_mask(%g: tensor<4x8xf32>, %k: tensor<4x4xi1>) {
   %0 = dist.dropout_grad %g, %k {ratio = 0.1 : f64} : (tensor<4x8xf32>, tensor<4x4xi1>) -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+func.func @attention_rank(%q: tensor<2x8x16xf32>) {
+  // expected-error@+1 {{'dist.attention' op operand 'tensor<2x8x16xf32>' must be [batch, heads, sequence, head dim]}}
+  %0, %1 = dist.attention %q, %q, %q : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>) -> (tensor<2x8x16xf32>, tensor<2x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_head_dim(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x8xf32>) {
+  // expected-error@+1 {{'dist.attention' op key 'tensor<2x4x8x8xf32>' has another head dimension than the query 'tensor<2x4x8x16xf32>'}}
+  %0, %1 = dist.attention %q, %k, %q : (tensor<2x4x8x16xf32>, tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_ratio(%q: tensor<2x4x8x16xf32>) {
+  // expected-error@+1 {{'dist.attention' op ratio must be in [0, 1), got 1}}
+  %0, %1 = dist.attention %q, %q, %q {dropout_ratio = 1.0 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_sequence_block(%q: tensor<2x4x8x16xf32>, %b: tensor<i64>) {
+  // expected-error@+1 {{'dist.attention' op only the batch and head dimensions (0, 1) have blocks, got 2}}
+  %0, %1 = dist.attention %q, %q, %q, %b {dropout_ratio = 0.1 : f64, block_dims = array<i64: 2>, block_sizes = array<i64: 8>} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<i64>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_offset(%q: tensor<2x4x8x16xf32>) {
+  // expected-error@+1 {{'dist.attention' op reference_offset 3 of dimension 0 puts the local 2 elements outside the reference 4}}
+  %0, %1 = dist.attention %q, %q, %q {dropout_ratio = 0.1 : f64, reference_shape = array<i64: 4, 4, 8, 8>, reference_offset = array<i64: 3, 0, 0, 0>} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_grad_lse(%q: tensor<2x4x8x16xf32>, %lse: tensor<2x4xf32>) {
+  // expected-error@+1 {{'dist.attention_grad' op logsumexp 'tensor<2x4xf32>' is not the forward's [2, 4, 8]}}
+  %0, %1, %2 = dist.attention_grad %q, %q, %q, %q, %lse, %q : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>)
+  return
+}

@@ -116,6 +116,14 @@ func.func @forward(%x: tensor<2x8x16xf32>, %w: tensor<16x32xf32>, %v: tensor<32x
   %drop2, %keep2 = dist.dropout_train %0, %blk {ratio = 0.1 : f64, id = 3, seed = 7, reference_shape = array<i64: 8, 8, 32>, reference_offset = array<i64: 4, 0, 0>, block_dims = array<i64: 0>, block_sizes = array<i64: 2>} : (tensor<2x8x32xf32>, tensor<i64>) -> (tensor<2x8x32xf32>, tensor<2x8x32xi1>)
   // CHECK: dist.dropout_grad %{{.*}}, %{{.*}} {ratio = 1.000000e-01 : f64} : (tensor<2x8x32xf32>, tensor<2x8x32xi1>) -> tensor<2x8x32xf32>
   %dgrad = dist.dropout_grad %drop, %keep {ratio = 0.1 : f64} : (tensor<2x8x32xf32>, tensor<2x8x32xi1>) -> tensor<2x8x32xf32>
+  // CHECK: dist.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, scale = 2.500000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  %q = dist.reshape %0 {shape = array<i64: 2, 4, 8, 8>} : (tensor<2x8x32xf32>) -> tensor<2x4x8x8xf32>
+  %qkv = dist.concat %q, %q {axis = 3} : (tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>) -> tensor<2x4x8x16xf32>
+  %att, %lse = dist.attention %qkv, %qkv, %qkv {causal, scale = 0.25 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  // CHECK: dist.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {block_dims = array<i64: 1>, block_sizes = array<i64: 4>, dropout_id = 2 : i64, dropout_ratio = 1.000000e-01 : f64, reference_offset = array<i64: 2, 0, 0, 0>, reference_shape = array<i64: 4, 8, 8, 8>, seed = 5 : i64}
+  %att2, %lse2 = dist.attention %qkv, %qkv, %qkv, %blk {dropout_ratio = 0.1 : f64, dropout_id = 2, seed = 5, reference_shape = array<i64: 4, 8, 8, 8>, reference_offset = array<i64: 2, 0, 0, 0>, block_dims = array<i64: 1>, block_sizes = array<i64: 4>} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<i64>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  // CHECK: dist.attention_grad {{.*}} {causal, scale = 2.500000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>)
+  %dq, %dk, %dv = dist.attention_grad %qkv, %qkv, %qkv, %att, %lse, %att {causal, scale = 0.25 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8xf32>, tensor<2x4x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>)
   // CHECK: dist.cast %{{.*}} {to = bf16} : (tensor<2x8x32xf32>) -> tensor<2x8x32xbf16>
   %36 = dist.cast %35 {to = bf16} : (tensor<2x8x32xf32>) -> tensor<2x8x32xbf16>
   // CHECK: dist.constant dense<5.000000e-01> : tensor<f32>

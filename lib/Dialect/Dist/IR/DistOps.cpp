@@ -325,45 +325,55 @@ static LogicalResult verifyDropoutRatio(Operation *op, double ratio) {
   return success();
 }
 
-LogicalResult DropoutTrainOp::verify() {
-  if (failed(verifyDropoutRatio(*this, getRatio().convertToDouble())))
-    return failure();
-  RankedTensorType type = getResult().getType();
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> reference = getReferenceShapeOrResultShape();
+/// Where a local tensor of `localShape` lies in dropout's reference tensor:
+/// `reference` (its shape), `offset`, and a block per `blocks` operand along
+/// `dims` of `sizes`. `what` names the local tensor in messages.
+static LogicalResult verifyDropoutPosition(
+    Operation *op, ArrayRef<int64_t> localShape, ArrayRef<int64_t> reference,
+    std::optional<ArrayRef<int64_t>> offset, ArrayRef<int64_t> dims,
+    ArrayRef<int64_t> sizes, ValueRange blocks, StringRef what) {
+  int64_t rank = localShape.size();
   if ((int64_t)reference.size() != rank)
-    return emitOpError("reference_shape has ")
-           << reference.size() << " dimensions, the input " << rank;
-  if (std::optional<ArrayRef<int64_t>> offset = getReferenceOffset()) {
+    return op->emitOpError("reference_shape has ")
+           << reference.size() << " dimensions, the " << what << " " << rank;
+  if (offset) {
     if ((int64_t)offset->size() != rank)
-      return emitOpError("reference_offset has ")
-             << offset->size() << " dimensions, the input " << rank;
+      return op->emitOpError("reference_offset has ")
+             << offset->size() << " dimensions, the " << what << " " << rank;
     for (auto [d, start] : llvm::enumerate(*offset))
       if (start < 0 ||
-          (!type.isDynamicDim(d) && start > reference[d] - type.getDimSize(d)))
-        return emitOpError("reference_offset ")
+          (!isDynamic(localShape[d]) && start > reference[d] - localShape[d]))
+        return op->emitOpError("reference_offset ")
                << start << " of dimension " << d << " puts the local "
-               << type.getDimSize(d) << " elements outside the reference "
+               << localShape[d] << " elements outside the reference "
                << reference[d];
   }
-  ArrayRef<int64_t> dims = getBlockDims(), sizes = getBlockSizes();
-  if (dims.size() != getBlocks().size() || sizes.size() != dims.size())
-    return emitOpError("needs one block_dims and one block_sizes entry per "
-                       "block operand, got ")
+  if (dims.size() != blocks.size() || sizes.size() != dims.size())
+    return op->emitOpError("needs one block_dims and one block_sizes entry "
+                           "per block operand, got ")
            << dims.size() << " and " << sizes.size() << " for "
-           << getBlocks().size();
+           << blocks.size();
   for (auto [dim, size] : llvm::zip(dims, sizes)) {
     if (dim < 0 || dim >= rank)
-      return emitOpError("block dimension ") << dim << " is out of range";
+      return op->emitOpError("block dimension ") << dim << " is out of range";
     if (size <= 0 || size > reference[dim])
-      return emitOpError("block size ")
+      return op->emitOpError("block size ")
              << size << " of dimension " << dim << " is not in [1, "
              << reference[dim] << "]";
   }
-  for (Value block : getBlocks())
+  for (Value block : blocks)
     if (cast<RankedTensorType>(block.getType()).getRank() != 0)
-      return emitOpError("block indices must be rank-0 tensors");
+      return op->emitOpError("block indices must be rank-0 tensors");
   return success();
+}
+
+LogicalResult DropoutTrainOp::verify() {
+  if (failed(verifyDropoutRatio(*this, getRatio().convertToDouble())))
+    return failure();
+  return verifyDropoutPosition(*this, getResult().getType().getShape(),
+                               getReferenceShapeOrResultShape(),
+                               getReferenceOffset(), getBlockDims(),
+                               getBlockSizes(), getBlocks(), "input");
 }
 
 LogicalResult DropoutGradOp::inferReturnTypes(MLIRContext *context,
@@ -380,6 +390,133 @@ LogicalResult DropoutGradOp::inferReturnTypes(MLIRContext *context,
 
 LogicalResult DropoutGradOp::verify() {
   return verifyDropoutRatio(*this, getRatio().convertToDouble());
+}
+
+//===----------------------------------------------------------------------===//
+// Fused attention
+//===----------------------------------------------------------------------===//
+
+static FailureOr<shapes::AttentionShape>
+getAttentionShape(const Inference &inf, Value query, Value key, Value value) {
+  auto q = tensorOf(query), k = tensorOf(key), v = tensorOf(value);
+  if (failed(sameElementType(inf, q, k, "query and key")) ||
+      failed(sameElementType(inf, q, v, "query and value")))
+    return failure();
+  return check(inf,
+               shapes::inferAttention(q.getShape(), k.getShape(), v.getShape(),
+                                      namedByType({q, k, v})));
+}
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  INFER_CONTEXT(AttentionOp);
+  FailureOr<shapes::AttentionShape> shape = getAttentionShape(
+      inf, adaptor.getQuery(), adaptor.getKey(), adaptor.getValue());
+  if (failed(shape))
+    return failure();
+  auto q = tensorOf(adaptor.getQuery());
+  types.push_back(
+      makeTensor(shape->result, q.getElementType(), q.getEncoding()));
+  types.push_back(makeTensor(shape->logsumexp, Float32Type::get(q.getContext()),
+                             q.getEncoding()));
+  return success();
+}
+
+LogicalResult AttentionGradOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  INFER_CONTEXT(AttentionGradOp);
+  auto q = tensorOf(adaptor.getQuery()), k = tensorOf(adaptor.getKey()),
+       v = tensorOf(adaptor.getValue()), out = tensorOf(adaptor.getOutput()),
+       lse = tensorOf(adaptor.getLogsumexp()),
+       grad = tensorOf(adaptor.getGrad());
+  if (failed(sameElementType(inf, q, k, "query and key")) ||
+      failed(sameElementType(inf, q, v, "query and value")) ||
+      failed(sameElementType(inf, q, out, "query and output")) ||
+      failed(sameElementType(inf, q, grad, "query and gradient")))
+    return failure();
+  if (failed(check(inf, shapes::inferAttentionGrad(
+                            q.getShape(), k.getShape(), v.getShape(),
+                            out.getShape(), lse.getShape(), grad.getShape(),
+                            namedByType({q, k, v, out, lse, grad})))))
+    return failure();
+  types.append({q, k, v});
+  return success();
+}
+
+/// The probabilities of an attention op: [b, heads, s_q, s_k].
+static SmallVector<int64_t> getProbsShape(Value query, Value key) {
+  ArrayRef<int64_t> q = tensorOf(query).getShape(),
+                    k = tensorOf(key).getShape();
+  return {q[0], q[1], q[2], k[2]};
+}
+
+/// `reference_shape`, else the local probabilities' shape.
+template <typename OpTy>
+static SmallVector<int64_t> getAttentionReferenceShape(OpTy op) {
+  if (std::optional<ArrayRef<int64_t>> shape = op.getReferenceShape())
+    return SmallVector<int64_t>(*shape);
+  return getProbsShape(op.getQuery(), op.getKey());
+}
+
+SmallVector<int64_t> AttentionOp::getReferenceShapeOrProbsShape() {
+  return getAttentionReferenceShape(*this);
+}
+
+SmallVector<int64_t> AttentionGradOp::getReferenceShapeOrProbsShape() {
+  return getAttentionReferenceShape(*this);
+}
+
+/// The dropout of the probabilities: a ratio, and the position of the local
+/// probabilities in the reference ones, as dist.dropout_train's.
+template <typename OpTy> static LogicalResult verifyAttention(OpTy op) {
+  if (failed(verifyDropoutRatio(op, op.getDropoutRatio().convertToDouble())))
+    return failure();
+  if (op.getScale().convertToDouble() <= 0.0)
+    return op.emitOpError("scale must be positive");
+  if (failed(verifyDropoutPosition(
+          op, getProbsShape(op.getQuery(), op.getKey()),
+          op.getReferenceShapeOrProbsShape(), op.getReferenceOffset(),
+          op.getBlockDims(), op.getBlockSizes(), op.getBlocks(),
+          "probabilities")))
+    return failure();
+  // Only the batch and head dimensions split (the sequence dimensions are
+  // needed whole): only they have blocks.
+  for (int64_t dim : op.getBlockDims())
+    if (dim > 1)
+      return op.emitOpError("only the batch and head dimensions (0, 1) have "
+                            "blocks, got ")
+             << dim;
+  return success();
+}
+
+LogicalResult AttentionOp::verify() { return verifyAttention(*this); }
+LogicalResult AttentionGradOp::verify() { return verifyAttention(*this); }
+
+/// The matmul FLOPs of the forward: 2 s_q s_k d for the scores and
+/// 2 s_q s_k d_v for the context, per batch element and head, as
+/// FlashAttention-2 counts them (Dao 2023, section 4.1: 4 s^2 d per head);
+/// halved with the causal mask, since the kernel skips the key blocks past
+/// the query block (FlashAttention-2 does; section 3.1.1).
+template <typename OpTy> static double getAttentionForwardFlops(OpTy op) {
+  ArrayRef<int64_t> q = op.getQuery().getType().getShape();
+  ArrayRef<int64_t> k = op.getKey().getType().getShape();
+  ArrayRef<int64_t> v = op.getValue().getType().getShape();
+  for (ArrayRef<int64_t> shape : {q, k, v})
+    if (llvm::any_of(shape, isDynamic))
+      return 0;
+  double flops = 2.0 * q[0] * q[1] * q[2] * k[2] * (q[3] + v[3]);
+  return op.getCausal() ? flops / 2 : flops;
+}
+
+double AttentionOp::getFlops() { return getAttentionForwardFlops(*this); }
+
+/// 2.5 times the forward: five matmuls against the forward's two (the
+/// scores recomputed, then dV, dP, dQ and dK; Dao 2023, section 4.1).
+double AttentionGradOp::getFlops() {
+  return 2.5 * getAttentionForwardFlops(*this);
 }
 
 //===----------------------------------------------------------------------===//

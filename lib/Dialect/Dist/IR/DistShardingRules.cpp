@@ -472,6 +472,111 @@ DropoutTrainOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
                             Value(dropout.getKeep())};
 }
 
+//===----------------------------------------------------------------------===//
+// Fused attention
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The loops of a fused attention op: batch and heads split freely (through
+/// the local expansion when the probabilities are dropped, so that each
+/// device draws its block of the masks); the query and key sequences and
+/// the head dims are needed whole.
+struct AttentionLoops {
+  int64_t batch, heads, queries, keys, headDim, valueDim;
+
+  AttentionLoops(Rule &rule, bool dropout) {
+    batch = dropout ? rule.addExpandingLoop() : rule.addLoop();
+    heads = dropout ? rule.addExpandingLoop() : rule.addLoop();
+    queries = rule.addLoop(/*splittable=*/false);
+    keys = rule.addLoop(/*splittable=*/false);
+    headDim = rule.addLoop(/*splittable=*/false);
+    valueDim = rule.addLoop(/*splittable=*/false);
+  }
+  SmallVector<int64_t> query() const {
+    return {batch, heads, queries, headDim};
+  }
+  SmallVector<int64_t> key() const { return {batch, heads, keys, headDim}; }
+  SmallVector<int64_t> value() const { return {batch, heads, keys, valueDim}; }
+  SmallVector<int64_t> output() const {
+    return {batch, heads, queries, valueDim};
+  }
+  SmallVector<int64_t> logsumexp() const { return {batch, heads, queries}; }
+};
+} // namespace
+
+LogicalResult AttentionOp::buildShardingLoops(ShardingRule &rule) {
+  AttentionLoops loops(rule, getDropoutRatio().convertToDouble() > 0.0);
+  for (const SmallVector<int64_t> &dims :
+       {loops.query(), loops.key(), loops.value()})
+    rule.addOperand(dims);
+  for (size_t i = 0, e = getBlocks().size(); i < e; ++i)
+    rule.addOperand({});
+  rule.addResult(loops.output());
+  rule.addResult(loops.logsumexp());
+  return success();
+}
+
+LogicalResult AttentionGradOp::buildShardingLoops(ShardingRule &rule) {
+  AttentionLoops loops(rule, getDropoutRatio().convertToDouble() > 0.0);
+  for (const SmallVector<int64_t> &dims :
+       {loops.query(), loops.key(), loops.value(), loops.output(),
+        loops.logsumexp(), loops.output()})
+    rule.addOperand(dims);
+  for (size_t i = 0, e = getBlocks().size(); i < e; ++i)
+    rule.addOperand({});
+  rule.addResult(loops.query());
+  rule.addResult(loops.key());
+  rule.addResult(loops.value());
+  return success();
+}
+
+/// The op on local operands whose dropout draws the device's block of the
+/// reference probabilities: as dist.dropout_train's expansion, a block index
+/// per split batch or head dimension (loops 0 and 1, dimensions 0 and 1 of
+/// the probabilities and of every result).
+template <typename OpTy>
+static SmallVector<Value> expandAttention(OpTy op, OpBuilder &builder,
+                                          ValueRange operands,
+                                          const LocalExpansion &expansion) {
+  SmallVector<Value> newOperands(operands.begin(), operands.end());
+  SmallVector<int64_t> dims(op.getBlockDims()), sizes(op.getBlockSizes());
+  RankedTensorType local = expansion.resultTypes.front();
+  for (int64_t d = 0; d < 2; ++d) {
+    if (!expansion.isSplit(d))
+      continue;
+    newOperands.push_back(
+        buildBlockIndex(builder, op.getLoc(), expansion.loopGroups[d]));
+    dims.push_back(d);
+    sizes.push_back(local.getDimSize(d));
+  }
+  NamedAttrList attributes(op->getAttrs());
+  attributes.set(
+      op.getReferenceShapeAttrName(),
+      builder.getDenseI64ArrayAttr(op.getReferenceShapeOrProbsShape()));
+  attributes.set(op.getBlockDimsAttrName(), builder.getDenseI64ArrayAttr(dims));
+  attributes.set(op.getBlockSizesAttrName(),
+                 builder.getDenseI64ArrayAttr(sizes));
+  OperationState state(op.getLoc(), op->getName());
+  state.addOperands(newOperands);
+  state.addTypes(SmallVector<Type>(expansion.resultTypes.begin(),
+                                   expansion.resultTypes.end()));
+  state.addAttributes(attributes);
+  Operation *expanded = builder.create(state);
+  return SmallVector<Value>(expanded->getResults());
+}
+
+FailureOr<SmallVector<Value>>
+AttentionOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
+                                 const LocalExpansion &expansion) {
+  return expandAttention(*this, builder, operands, expansion);
+}
+
+FailureOr<SmallVector<Value>>
+AttentionGradOp::buildLocalExpansion(OpBuilder &builder, ValueRange operands,
+                                     const LocalExpansion &expansion) {
+  return expandAttention(*this, builder, operands, expansion);
+}
+
 LogicalResult TakeGradOp::buildShardingLoops(ShardingRule &rule) {
   RankedTensorType result = getType();
   int64_t axis =

@@ -437,6 +437,42 @@ static LogicalResult buildGradientOf(CastOp op, OpBuilder &builder,
 }
 
 //===----------------------------------------------------------------------===//
+// Fused attention
+//===----------------------------------------------------------------------===//
+
+static LogicalResult buildGradientOf(AttentionOp op, OpBuilder &builder,
+                                     ArrayRef<Value> resultGradients,
+                                     SmallVectorImpl<Value> &operandGradients) {
+  // The logsumexp is a statistic for backward, not a value to differentiate.
+  if (resultGradients[1])
+    return op.emitOpError("has no gradient through its logsumexp");
+  Value grad = resultGradients[0];
+  if (!grad) {
+    operandGradients.append(op->getNumOperands(), Value());
+    return success();
+  }
+  // The same attributes: the backward re-draws the forward's masks.
+  SmallVector<Value> operands{op.getQuery(),  op.getKey(),       op.getValue(),
+                              op.getResult(), op.getLogsumexp(), grad};
+  llvm::append_range(operands, op.getBlocks());
+  auto gradOp = AttentionGradOp::create(builder, op.getLoc(),
+                                        TypeRange{op.getQuery().getType(),
+                                                  op.getKey().getType(),
+                                                  op.getValue().getType()},
+                                        operands, op->getAttrs());
+  operandGradients.append(gradOp->getResults().begin(),
+                          gradOp->getResults().end());
+  operandGradients.append(op.getBlocks().size(), Value());
+  return success();
+}
+
+static LogicalResult buildGradientOf(AttentionGradOp op, OpBuilder &,
+                                     ArrayRef<Value>,
+                                     SmallVectorImpl<Value> &) {
+  return unsupported(op);
+}
+
+//===----------------------------------------------------------------------===//
 // Softmax and normalization
 //===----------------------------------------------------------------------===//
 
@@ -1137,12 +1173,12 @@ void mlir::dist::registerGradientInterfaceExternalModels(
     attachGradientModels<
         MatmulOp, AddOp, SubOp, MulOp, DivOp, PowOp, WhereOp, NegOp, ExpOp,
         LogOp, SqrtOp, RsqrtOp, ErfOp, ReluOp, TanhOp, SigmoidOp, GeluOp,
-        DropoutOp, DropoutTrainOp, DropoutGradOp, CastOp, SoftmaxOp,
-        LogSoftmaxOp, LayerNormOp, BatchNormOp, TransposeOp, ReshapeOp,
-        ConcatOp, SliceOp, SplitOp, PadOp, TakeOp, ExpandOp, ReduceSumOp,
-        ReduceMeanOp, ReduceMaxOp, OneHotOp, CrossEntropyOp, MseLossOp, ConvOp,
-        MaxPoolOp, AvgPoolOp, GlobalAvgPoolOp, ReluGradOp, TanhGradOp,
-        SigmoidGradOp, GeluGradOp, SoftmaxGradOp, LogSoftmaxGradOp,
+        DropoutOp, DropoutTrainOp, DropoutGradOp, AttentionOp, AttentionGradOp,
+        CastOp, SoftmaxOp, LogSoftmaxOp, LayerNormOp, BatchNormOp, TransposeOp,
+        ReshapeOp, ConcatOp, SliceOp, SplitOp, PadOp, TakeOp, ExpandOp,
+        ReduceSumOp, ReduceMeanOp, ReduceMaxOp, OneHotOp, CrossEntropyOp,
+        MseLossOp, ConvOp, MaxPoolOp, AvgPoolOp, GlobalAvgPoolOp, ReluGradOp,
+        TanhGradOp, SigmoidGradOp, GeluGradOp, SoftmaxGradOp, LogSoftmaxGradOp,
         LayerNormGradOp, BatchNormGradOp, CrossEntropyGradOp, MseLossGradOp,
         TakeGradOp, ConvGradInputOp, ConvGradFilterOp, MaxPoolGradOp,
         AvgPoolGradOp, SgdUpdateOp, AdamUpdateOp, SendOp, AllReduceOp,

@@ -182,7 +182,7 @@ private:
   Value getLocalized(Value local, int64_t stage);
   Value getScale(RankedTensorType like, int64_t stage);
   Operation *emitOp(Operation *original, int64_t stage, int64_t microbatch);
-  void placeDropoutMicrobatch(DropoutTrainOp dropout, Operation *original,
+  void placeDropoutMicrobatch(Operation *copy, Operation *original,
                               int64_t microbatch);
   void finalizeFrontier(Value original, int64_t stage);
   void tag(Operation *op, int64_t stage, int64_t microbatch,
@@ -461,7 +461,8 @@ LogicalResult PipelineSplitter::splitOp(
              << "needs the whole batch dimension; it cannot be split into "
                 "microbatches";
     // A microbatch of a gathered batch is no block of the reference batch.
-    if (resultInterleaved && isa<DropoutTrainOp>(op))
+    if (resultInterleaved &&
+        isa<DropoutTrainOp, AttentionOp, AttentionGradOp>(op))
       return opError(op) << "draws its mask over a batch gathered over "
                             "devices; it cannot be split into microbatches";
     for (auto [r, result] : llvm::enumerate(op->getResults())) {
@@ -846,29 +847,57 @@ Operation *PipelineSplitter::emitOp(Operation *original, int64_t stage,
       scratchMapping.map(sourceOperand, lookup(operand, stage, microbatch));
   }
   Operation *copy = builder.clone(*source, scratchMapping);
-  if (auto dropout = dyn_cast<DropoutTrainOp>(copy); dropout && microbatch >= 0)
-    placeDropoutMicrobatch(dropout, original, microbatch);
+  if (microbatch >= 0)
+    placeDropoutMicrobatch(copy, original, microbatch);
   tag(copy, stage, microbatch);
   return copy;
 }
 
-/// Microbatch `microbatch` of a training dropout draws the mask elements of
-/// its block of the batch: its reference offset moves by the blocks before.
-void PipelineSplitter::placeDropoutMicrobatch(DropoutTrainOp dropout,
+/// Moves the reference offset of a dropout's mask (of `dropout`'s reference
+/// tensor, whose dimension `dim` is the local `size`) by `microbatch`
+/// blocks; `reference` is the unsplit op's reference shape.
+template <typename OpTy>
+static void moveDropoutReference(OpTy dropout, ArrayRef<int64_t> reference,
+                                 int64_t dim, int64_t size,
+                                 int64_t microbatch) {
+  SmallVector<int64_t> offset(reference.size(), 0);
+  if (std::optional<ArrayRef<int64_t>> previous = dropout.getReferenceOffset())
+    offset.assign(previous->begin(), previous->end());
+  offset[dim] += microbatch * size;
+  dropout.setReferenceShape(reference);
+  dropout.setReferenceOffset(offset);
+}
+
+/// Microbatch `microbatch` of a training dropout (or of a fused attention
+/// that drops its probabilities, forward and backward) draws the mask
+/// elements of its block of the batch: its reference offset moves by the
+/// blocks before.
+void PipelineSplitter::placeDropoutMicrobatch(Operation *copy,
                                               Operation *original,
                                               int64_t microbatch) {
+  if (!isa<DropoutTrainOp, AttentionOp, AttentionGradOp>(copy))
+    return;
   auto state = states.find(original->getResult(0));
   if (state == states.end() || state->second.batchDim < 0)
     return; // Runs on a sum over the microbatches: the unsplit tensor.
   int64_t dim = state->second.batchDim;
-  int64_t rank = dropout.getResult().getType().getRank();
-  SmallVector<int64_t> offset(rank, 0);
-  if (std::optional<ArrayRef<int64_t>> previous = dropout.getReferenceOffset())
-    offset.assign(previous->begin(), previous->end());
-  offset[dim] += microbatch * dropout.getResult().getType().getDimSize(dim);
-  dropout.setReferenceShape(
-      cast<DropoutTrainOp>(original).getReferenceShapeOrResultShape());
-  dropout.setReferenceOffset(offset);
+  // An attention result's batch and head dimensions (0, 1) are its
+  // probabilities'.
+  int64_t size =
+      cast<RankedTensorType>(copy->getResult(0).getType()).getDimSize(dim);
+  if (auto dropout = dyn_cast<DropoutTrainOp>(copy))
+    moveDropoutReference(
+        dropout,
+        cast<DropoutTrainOp>(original).getReferenceShapeOrResultShape(), dim,
+        size, microbatch);
+  else if (auto attention = dyn_cast<AttentionOp>(copy))
+    moveDropoutReference(
+        attention, cast<AttentionOp>(original).getReferenceShapeOrProbsShape(),
+        dim, size, microbatch);
+  else if (auto grad = dyn_cast<AttentionGradOp>(copy))
+    moveDropoutReference(
+        grad, cast<AttentionGradOp>(original).getReferenceShapeOrProbsShape(),
+        dim, size, microbatch);
 }
 
 void PipelineSplitter::finalizeFrontier(Value original, int64_t stage) {

@@ -294,10 +294,15 @@ struct RecomputePass
             : collectLayerGroups(body, outside,
                                  /*rerunAll=*/mode == RecomputeMode::Full);
     if (groups.empty()) {
+      // Fused attention stores no [s, s] tensor and recomputes its
+      // probabilities in its own backward: nothing is left to recompute.
+      bool fused = !body.getOps<AttentionOp>().empty();
       mlir::emitWarning(func.getLoc())
           << "dist-recompute: nothing to recompute in @" << func.getSymName()
-          << (selective ? " (no softmax attention pattern)"
-                        : " (forward ops carry no dist.layer)");
+          << (!selective ? " (forward ops carry no dist.layer)"
+              : fused    ? " (the attention is fused: dist.attention stores "
+                           "no [s, s] tensor)"
+                         : " (no softmax attention pattern)");
       return;
     }
     // Insertion points first: cloning adds backward ops of the layer.

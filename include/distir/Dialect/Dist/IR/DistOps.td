@@ -468,6 +468,88 @@ def Dist_DropoutGradOp : Dist_ComputeOp<"dropout_grad",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Fused attention
+//===----------------------------------------------------------------------===//
+
+// What a fused attention op knows of the attention scale, the causal mask and
+// the dropout on its probabilities. The dropout metadata is dist.dropout_train's
+// for the probability tensor [b, heads, s_q, s_k] that the op never stores:
+// the same (seed, id) and reference position draw the same Philox masks as the
+// unfused chain's dist.dropout_train.
+defvar Dist_AttentionAttributes = (ins
+    DefaultValuedAttr<F64Attr, "1.0">:$scale, UnitAttr:$causal,
+    DefaultValuedAttr<F64Attr, "0.0">:$dropout_ratio,
+    DefaultValuedAttr<I64Attr, "0">:$dropout_id,
+    DefaultValuedAttr<I64Attr, "0">:$seed,
+    OptionalAttr<DenseI64ArrayAttr>:$reference_shape,
+    OptionalAttr<DenseI64ArrayAttr>:$reference_offset,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$block_dims,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$block_sizes);
+
+defvar Dist_AttentionClassDeclaration = [{
+    /// The reference shape of the dropout on the probabilities:
+    /// `reference_shape`, else the local probabilities' [b, heads, s_q, s_k].
+    ::llvm::SmallVector<int64_t> getReferenceShapeOrProbsShape();
+}];
+
+def Dist_F32Tensor : RankedTensorOf<[F32]>;
+
+def Dist_AttentionOp : Dist_ComputeOp<"attention", [], [],
+    ["buildLocalExpansion"]> {
+  let summary = "Fused scaled dot-product attention (FlashAttention-style)";
+  let description = [{
+    ```mlir
+    %o, %lse = dist.attention %q, %k, %v {causal, scale = 0.125 : f64}
+        : (tensor<2x4x8x16xf16>, tensor<2x4x8x16xf16>, tensor<2x4x8x16xf16>)
+          -> (tensor<2x4x8x16xf16>, tensor<2x4x8xf32>)
+    ```
+    `o = dropout(softmax(scale * q k^T)) v` over `q [b, heads, s_q, d]`,
+    `k [b, heads, s_k, d]`, `v [b, heads, s_k, d_v]`, as one kernel
+    (FlashAttention-2, Dao 2023): the `[s_q, s_k]` scores and probabilities
+    live in on-chip tiles only. `logsumexp [b, heads, s_q]` (f32) is each
+    row's `log(sum(exp(scale * q k^T)))` over its visible keys: what the
+    kernel stores for backward (`dist.attention_grad`), which recomputes the
+    probabilities from it.
+
+    `causal` masks the keys after the query (key index > query index), as
+    `dist.softmax`'s causal mask. With `dropout_ratio > 0` the probabilities
+    are dropped as `dist.dropout_train` drops them, with its `seed`,
+    `dropout_id` (its `id`) and reference position (`reference_shape`,
+    `reference_offset`, `blocks`, `block_dims`, `block_sizes`) of the
+    probability tensor `[b, heads, s_q, s_k]`; the batch and head dimensions
+    split through the local expansion, which adds the device's block.
+  }];
+  let arguments = !con((ins Dist_FloatTensor:$query, Dist_FloatTensor:$key,
+      Dist_FloatTensor:$value, Variadic<Dist_IndexTensor>:$blocks),
+      Dist_AttentionAttributes);
+  let results = (outs Dist_FloatTensor:$result, Dist_F32Tensor:$logsumexp);
+  let hasVerifier = 1;
+  let extraClassDeclaration = Dist_AttentionClassDeclaration;
+}
+
+def Dist_AttentionGradOp : Dist_ComputeOp<"attention_grad", [], [],
+    ["buildLocalExpansion"]> {
+  let summary = "Gradient of dist.attention, recomputing the probabilities";
+  let description = [{
+    From the forward's operands, its result and `logsumexp`, and the result
+    gradient `grad`: the gradients of `query`, `key` and `value`. The
+    probabilities (and the dropout mask, from the same Philox draws) are
+    recomputed tile by tile, never stored: FlashAttention-2's backward (five
+    matmuls, two of them the recomputed forward's). Attributes as the
+    forward's.
+  }];
+  let arguments = !con((ins Dist_FloatTensor:$query, Dist_FloatTensor:$key,
+      Dist_FloatTensor:$value, Dist_FloatTensor:$output,
+      Dist_F32Tensor:$logsumexp, Dist_FloatTensor:$grad,
+      Variadic<Dist_IndexTensor>:$blocks),
+      Dist_AttentionAttributes);
+  let results = (outs Dist_FloatTensor:$grad_query, Dist_FloatTensor:$grad_key,
+                      Dist_FloatTensor:$grad_value);
+  let hasVerifier = 1;
+  let extraClassDeclaration = Dist_AttentionClassDeclaration;
+}
+
 def Dist_CastOp : Dist_ComputeOp<"cast", [Dist_Elementwise, Dist_DataMovement]> {
   let summary = "Converts elements to another element type";
   let description = [{
