@@ -8,6 +8,8 @@
 
 #include "ImporterImpl.h"
 
+#include "distir/Support/ToolSupport.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -409,6 +411,8 @@ Status distir::onnx_import::parseModel(StringRef contents,
 
 Status distir::readOnnxTensorFile(const std::string &path, HostTensor &tensor) {
   silenceProtobufLogging();
+  if (std::optional<std::string> error = distir::checkRegularFile(path))
+    return Status::error(*error);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -429,6 +433,8 @@ Status distir::readOnnxTensorFile(const std::string &path, HostTensor &tensor) {
 Status
 distir::loadOnnxInitializers(const std::string &modelPath,
                              std::map<std::string, HostTensor> &weights) {
+  if (std::optional<std::string> error = distir::checkRegularFile(modelPath))
+    return Status::error(*error);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);

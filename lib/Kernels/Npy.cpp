@@ -8,6 +8,7 @@
 #include "distir/Kernels/Npy.h"
 
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -259,6 +260,11 @@ std::string serializeNpy(const HostTensor &tensor) {
 }
 
 Status readNpyFile(const std::string &path, HostTensor &tensor) {
+  // Read whole: a device or a FIFO (/dev/zero) would never end.
+  std::error_code error;
+  if (std::filesystem::exists(path, error) &&
+      !std::filesystem::is_regular_file(path, error))
+    return Status::error(path + ": not a regular file");
   std::ifstream file(path, std::ios::binary);
   if (!file)
     return Status::error(path + ": cannot open file");
@@ -276,6 +282,8 @@ Status writeNpyFile(const std::string &path, const HostTensor &tensor) {
     return Status::error(path + ": cannot open file for writing");
   std::string bytes = serializeNpy(tensor);
   file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  // A full disk (or /dev/full) shows only when the buffer is written.
+  file.close();
   if (!file)
     return Status::error(path + ": write failed");
   return Status::success();

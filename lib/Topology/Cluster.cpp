@@ -9,6 +9,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -286,23 +287,44 @@ static std::pair<size_t, size_t> lineColumn(std::string_view text,
   return {line, column};
 }
 
-StatusOr<json> parseJsonText(std::string_view text,
-                             std::string_view sourceName) {
-  try {
-    return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error &e) {
+namespace {
+/// nlohmann's DOM parser that keeps the first error and where it is instead
+/// of throwing: besides syntax errors, a number beyond double range
+/// ("1e999", out_of_range.406) reaches parse_error with its position.
+struct LocatingDomParser : nlohmann::detail::json_sax_dom_parser<json> {
+  explicit LocatingDomParser(json &root)
+      : json_sax_dom_parser(root, /*allow_exceptions_=*/false) {}
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string &token,
+                   const Exception &ex) {
     // nlohmann reports the offset one past the offending byte.
-    auto [line, column] = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
-    std::string what = e.what();
+    offset = position > 0 ? position - 1 : 0;
+    reason = ex.what();
     // Drop nlohmann's "[json.exception.parse_error.101] parse error at line
     // 1, column 2: " prefix; the location is ours.
-    size_t colon = what.find(": ");
-    std::string reason =
-        colon == std::string::npos ? what : what.substr(colon + 2);
-    return Status::error(std::string(sourceName) + ":" + std::to_string(line) +
-                         ":" + std::to_string(column) +
-                         ": invalid JSON: " + reason);
+    size_t colon = reason.find(": ");
+    if (colon != std::string::npos)
+      reason = reason.substr(colon + 2);
+    else if (size_t bracket = reason.find("] "); bracket != std::string::npos)
+      reason = reason.substr(bracket + 2);
+    return json_sax_dom_parser::parse_error(position, token, ex);
   }
+  size_t offset = 0;
+  std::string reason;
+};
+} // namespace
+
+StatusOr<json> parseJsonText(std::string_view text,
+                             std::string_view sourceName) {
+  json document;
+  LocatingDomParser parser(document);
+  if (json::sax_parse(text.begin(), text.end(), &parser) &&
+      !parser.is_errored())
+    return document;
+  auto [line, column] = lineColumn(text, parser.offset);
+  return Status::error(std::string(sourceName) + ":" + std::to_string(line) +
+                       ":" + std::to_string(column) +
+                       ": invalid JSON: " + parser.reason);
 }
 
 StatusOr<Cluster> parseClusterJson(std::string_view text,
@@ -329,6 +351,12 @@ StatusOr<Cluster> parseClusterJson(std::string_view text,
 
 StatusOr<std::string> readTextFile(const std::string &path,
                                    std::string_view what) {
+  // Read whole: a device or a FIFO (/dev/zero) would never end.
+  std::error_code error;
+  if (std::filesystem::exists(path, error) &&
+      !std::filesystem::is_regular_file(path, error))
+    return Status::error(path + ": " + std::string(what) +
+                         " is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return Status::error(path + ": cannot open " + std::string(what));

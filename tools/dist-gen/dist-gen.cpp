@@ -12,6 +12,7 @@
 #include "distir/InitAll.h"
 #include "distir/Models/Models.h"
 #include "distir/Support/DebugOptions.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -122,6 +123,7 @@ int main(int argc, char **argv) {
       "T]\n"
       "  dist-gen gpt --layers L --hidden H --heads A --seq S --vocab V "
       "--batch B [--dtype T] [--dropout P] [--attention fused|unfused]\n");
+  distir::rejectRepeatedOptions("dist-gen");
 
   bool isMlp = bool(mlpCommand), isGpt = bool(gptCommand);
   if (!isMlp && !isGpt)
@@ -194,6 +196,8 @@ int main(int argc, char **argv) {
     return fail(errorMessage);
   module->print(output->os());
   output->os() << "\n";
-  output->keep();
+  if (std::optional<std::string> error =
+          distir::keepOutputFile(*output, outputFilename))
+    return fail(*error);
   return 0;
 }

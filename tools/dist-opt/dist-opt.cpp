@@ -8,7 +8,9 @@
 #include "distir/InitAll.h"
 #include "distir/Support/DebugOptions.h"
 
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 
 #ifdef DISTIR_INCLUDE_TESTS
 namespace mlir::dist::test {
@@ -25,6 +27,15 @@ int main(int argc, char **argv) {
   mlir::dist::test::registerTestPasses();
 #endif
   distir::registerDebugOptions();
+  // An error at a function or the module is one line: MLIR appends the whole
+  // op ("see current operation:", megabytes for GPT-3) unless
+  // --mlir-print-op-on-diagnostic=false, so that is the default here (the
+  // flag still turns it on).
+  mlir::registerMLIRContextCLOptions();
+  auto &options = llvm::cl::getRegisteredOptions();
+  if (auto it = options.find("mlir-print-op-on-diagnostic");
+      it != options.end())
+    static_cast<llvm::cl::opt<bool> *>(it->second)->setInitialValue(false);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "distir optimizer driver\n", registry));
 }

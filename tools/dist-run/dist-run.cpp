@@ -16,6 +16,7 @@
 #include "distir/Executor/Results.h"
 #include "distir/Import/OnnxImporter.h"
 #include "distir/Support/DebugOptions.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -24,6 +25,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -227,8 +229,15 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "dist-run: execute a dist program on the CPU "
                               "with the reference kernels\n");
-  if (relativeTolerance < 0 || absoluteTolerance < 0)
-    fail("--rtol and --atol must be non-negative");
+  distir::rejectRepeatedOptions("dist-run");
+  // NaN compares false with everything, so "< 0" alone lets it through and
+  // then every comparison passes.
+  for (const cl::opt<double> *tolerance :
+       {&relativeTolerance, &absoluteTolerance})
+    if (!std::isfinite(*tolerance) || *tolerance < 0)
+      fail("--" + tolerance->ArgStr +
+           " must be a finite non-negative number, got " +
+           llvm::formatv("{0}", llvm::format("%g", double(*tolerance))));
 
   // Only the dialects a program is written in: no passes run here.
   DialectRegistry registry;

@@ -14,6 +14,7 @@
 #include "distir/Search/Command.h"
 #include "distir/Support/Allocator.h"
 #include "distir/Support/DebugOptions.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -159,6 +160,7 @@ int main(int argc, char **argv) {
       argc, argv,
       "distir configuration search: the best data / tensor / pipeline "
       "parallel configurations of a model on a cluster\n");
+  distir::rejectRepeatedOptions("dist-search");
 
   SearchCommand command;
   command.modelSpecs.assign(modelSpecs.begin(), modelSpecs.end());

@@ -13,6 +13,7 @@
 #include "distir/Simulator/Driver.h"
 #include "distir/Support/Allocator.h"
 #include "distir/Support/DebugOptions.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -68,6 +69,7 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "distir cluster simulator: one training step of "
                               "a placed program\n");
+  distir::rejectRepeatedOptions("dist-sim");
   distir::sim::DriverOptions options;
   options.inputFile = inputFile;
   options.clusterSpec = clusterSpec;

@@ -13,6 +13,7 @@
 #include "distir/Import/OnnxImporter.h"
 #include "distir/Kernels/Npy.h"
 #include "distir/Support/DebugOptions.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
@@ -102,6 +103,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "distir translations into the dist dialect\n");
+  distir::rejectRepeatedOptions("dist-translate");
   if (listOnnxOps) {
     for (const std::string &op : distir::getSupportedOnnxOps())
       outs() << op << "\n";
@@ -135,6 +137,9 @@ int main(int argc, char **argv) {
     options.inputValues[name.str()] = std::move(value);
   }
 
+  if (std::optional<std::string> error =
+          distir::checkRegularFile(inputFilename))
+    return fail(*error);
   ErrorOr<std::unique_ptr<MemoryBuffer>> input =
       MemoryBuffer::getFileOrSTDIN(inputFilename, /*IsText=*/false,
                                    /*RequiresNullTerminator=*/false);
@@ -163,6 +168,8 @@ int main(int argc, char **argv) {
     return fail(openError);
   (*module)->print(output->os());
   output->os() << "\n";
-  output->keep();
+  if (std::optional<std::string> error =
+          distir::keepOutputFile(*output, outputFilename))
+    return fail(*error);
   return 0;
 }

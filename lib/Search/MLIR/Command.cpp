@@ -3,6 +3,7 @@
 #include "distir/Search/Command.h"
 
 #include "distir/Search/Search.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -40,7 +41,11 @@ bool writeOutput(const std::string &path, Writer write) {
     return false;
   }
   file->os() << text.str();
-  file->keep();
+  if (std::optional<std::string> writeError =
+          distir::keepOutputFile(*file, path)) {
+    fail(*writeError);
+    return false;
+  }
   return true;
 }
 

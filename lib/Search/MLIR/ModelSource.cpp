@@ -7,6 +7,7 @@
 
 #include "distir/Search/Search.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -37,9 +38,14 @@ StatusOr<ModelSource> ModelSource::parse(const std::string &spec) {
   ModelSource source;
   source.spec = spec;
   std::string generator = spec;
+  // The preset's own keys come first and may be overridden once each
+  // ("gpt3-175b,layers=48"): only the keys the user wrote count as given.
+  size_t presetItems = 0;
   for (const auto &[name, expansion] : presets())
-    if (spec == name || llvm::StringRef(spec).starts_with(name + ","))
+    if (spec == name || llvm::StringRef(spec).starts_with(name + ",")) {
       generator = expansion + spec.substr(name.size());
+      presetItems = llvm::StringRef(expansion).count(',') + 1;
+    }
 
   llvm::StringRef text(generator);
   auto [kind, rest] = text.split(':');
@@ -63,10 +69,10 @@ StatusOr<ModelSource> ModelSource::parse(const std::string &spec) {
   std::set<std::string> seen;
   llvm::SmallVector<llvm::StringRef> items;
   rest.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (llvm::StringRef item : items) {
+  for (auto [index, item] : llvm::enumerate(items)) {
     auto [key, value] = item.split('=');
     std::string where = "model '" + spec + "': ";
-    if (!seen.insert(key.str()).second) {
+    if (index >= presetItems && !seen.insert(key.str()).second) {
       return Status::error(where + "'" + key.str() + "' given twice");
     }
     if (key == "dtype") {

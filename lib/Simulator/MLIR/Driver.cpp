@@ -65,6 +65,12 @@ bool writeFile(const std::string &path, Writer write) {
     return false;
   }
   write(out);
+  // A full disk (or /dev/full) shows only when the buffer is written.
+  out.close();
+  if (!out) {
+    fail(path + ": cannot write");
+    return false;
+  }
   return true;
 }
 

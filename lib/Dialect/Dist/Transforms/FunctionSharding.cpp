@@ -22,6 +22,10 @@ static constexpr StringLiteral kShardingsAttrName =
 FailureOr<MeshOp>
 mlir::dist::getOrCreateMesh(ModuleOp module, StringRef name,
                             ArrayRef<std::pair<std::string, int64_t>> axes) {
+  // An empty name would be printed as the unparsable @<<INVALID EMPTY
+  // SYMBOL>>.
+  if (name.empty())
+    return module.emitError() << "mesh= must name a mesh symbol, got ''";
   if (auto mesh = module.lookupSymbol<MeshOp>(name)) {
     Mesh resolved = Mesh::fromOp(mesh);
     for (const auto &[axis, size] : axes) {

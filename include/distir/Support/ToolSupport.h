@@ -1,0 +1,68 @@
+//===- ToolSupport.h - Command lines and outputs of the tools ---*- C++ -*-===//
+//
+// LLVM's cl accepts a cl::opt given twice and keeps the last value, so
+// "--rtol 1e-3 ... --rtol 0" silently drops the first. The tools refuse a
+// repeated scalar option instead; lists (cl::list, ZeroOrMore) still take
+// every occurrence. An output stream that failed (a full disk, /dev/full)
+// must end the tool with an error naming the file, not exit 0.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISTIR_SUPPORT_COMMANDLINE_H
+#define DISTIR_SUPPORT_COMMANDLINE_H
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+namespace distir {
+
+/// Exits with one line when an option that takes one value (cl::Optional or
+/// cl::Required: every cl::opt) occurs more than once.
+inline void rejectRepeatedOptions(llvm::StringRef tool) {
+  for (const auto &entry : llvm::cl::getRegisteredOptions()) {
+    const llvm::cl::Option *option = entry.second;
+    llvm::cl::NumOccurrencesFlag flag = option->getNumOccurrencesFlag();
+    if ((flag != llvm::cl::Optional && flag != llvm::cl::Required) ||
+        option->getNumOccurrences() <= 1 || option->isPositional())
+      continue;
+    llvm::WithColor::error(llvm::errs(), tool)
+        << "option '--" << entry.first << "' given "
+        << option->getNumOccurrences() << " times (it takes one value)\n";
+    std::exit(1);
+  }
+}
+
+/// "<path>: not a regular file" when `path` names a device, a FIFO or a
+/// directory: a file read whole must end (/dev/zero does not). Paths that do
+/// not exist pass: opening them reports the error.
+inline std::optional<std::string> checkRegularFile(llvm::StringRef path) {
+  llvm::sys::fs::file_status status;
+  if (path == "-" || llvm::sys::fs::status(path, status) ||
+      llvm::sys::fs::is_regular_file(status))
+    return std::nullopt;
+  return (path + ": not a regular file").str();
+}
+
+/// Flushes and keeps `file`; on a write error returns "<path>: cannot write:
+/// <reason>" (and clears it: raw_fd_ostream aborts on an unchecked error).
+inline std::optional<std::string> keepOutputFile(llvm::ToolOutputFile &file,
+                                                 llvm::StringRef path) {
+  file.keep();
+  file.os().flush();
+  if (!file.os().has_error())
+    return std::nullopt;
+  std::string message =
+      (path + ": cannot write: " + file.os().error().message()).str();
+  file.os().clear_error();
+  return message;
+}
+
+} // namespace distir
+
+#endif // DISTIR_SUPPORT_COMMANDLINE_H
