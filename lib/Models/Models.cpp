@@ -28,6 +28,11 @@ using namespace distir::models;
 
 namespace {
 
+/// The most layers a generated model may have (docs/dist-gen.md): about 680
+/// times GPT-3's 96, and still a program the builder makes in bounded time
+/// and memory.
+constexpr int64_t kMaxLayers = 65536;
+
 /// Accumulates the first problem found in a configuration.
 class ConfigChecker {
 public:
@@ -35,6 +40,15 @@ public:
     if (!problem && value <= 0)
       problem = "--" + option.str() + " must be a positive integer, got " +
                 std::to_string(value);
+  }
+
+  /// Refuses more layers than kMaxLayers before anything is built: the
+  /// program has a few ops per layer, and 2^31 layers would grow without
+  /// bound (the parameter count alone may still fit int64).
+  void requireLayersBound(int64_t layers) {
+    if (!problem && layers > kMaxLayers)
+      problem = "--layers " + std::to_string(layers) + " is more than " +
+                std::to_string(kMaxLayers) + " layers";
   }
 
   /// The tensor of `shape` (named for the message) must have a byte size
@@ -116,6 +130,7 @@ std::optional<int64_t> countGptParameters(const GptConfig &c) {
 std::optional<std::string> distir::models::verifyConfig(const MlpConfig &c) {
   ConfigChecker checker;
   checker.requirePositive("layers", c.layers);
+  checker.requireLayersBound(c.layers);
   checker.requirePositive("hidden", c.hidden);
   checker.requirePositive("batch", c.batch);
   checker.require(c.inputDim >= 0,
@@ -141,6 +156,7 @@ std::optional<std::string> distir::models::verifyConfig(const MlpConfig &c) {
 std::optional<std::string> distir::models::verifyConfig(const GptConfig &c) {
   ConfigChecker checker;
   checker.requirePositive("layers", c.layers);
+  checker.requireLayersBound(c.layers);
   checker.requirePositive("hidden", c.hidden);
   checker.requirePositive("heads", c.heads);
   checker.requirePositive("seq", c.seq);

@@ -311,16 +311,43 @@ StatusOr<ModuleOp> Worker::getTrainingStep(int64_t batch, Recompute recompute) {
   return step;
 }
 
+/// One more than the largest dist.layer hint: the facts hold one entry per
+/// layer, so a hint is refused unless it is below the number of ops (layers
+/// are numbered from 0; a hint of 2^62 would allocate 2^62 entries).
+static StatusOr<int64_t> countLayers(func::FuncOp func) {
+  int64_t numOps = 0;
+  func.walk([&](Operation *) { ++numOps; });
+  int64_t numLayers = 1;
+  Operation *outOfRange = nullptr;
+  func.walk([&](Operation *op) {
+    int64_t layer = getLayerOrZero(op);
+    if (layer >= numOps) {
+      outOfRange = outOfRange ? outOfRange : op;
+      return;
+    }
+    numLayers = std::max(numLayers, layer + 1);
+  });
+  if (!outOfRange)
+    return numLayers;
+  std::string where;
+  if (auto loc = outOfRange->getLoc()->findInstanceOf<FileLineColLoc>())
+    where = (loc.getFilename().getValue() + ":" + Twine(loc.getLine()) + ":" +
+             Twine(loc.getColumn()) + ": ")
+                .str();
+  return Status::error(where + dist::DistDialect::kLayerAttrName.str() +
+                       " hint " + std::to_string(getLayerOrZero(outOfRange)) +
+                       " is not below the number of ops of @" +
+                       func.getSymName().str() + " (" + std::to_string(numOps) +
+                       "): layers count from 0");
+}
+
 StatusOr<ModelFacts> Worker::extractFacts(int64_t batch) {
   DISTIR_ASSIGN_OR_RETURN(ModuleOp step,
                           getTrainingStep(batch, Recompute::None));
   func::FuncOp func = getBodyFunction(step);
   ModelFacts facts;
   facts.name = source.spec;
-  int64_t numLayers = 1;
-  func.walk([&](Operation *op) {
-    numLayers = std::max(numLayers, getLayerOrZero(op) + 1);
-  });
+  DISTIR_ASSIGN_OR_RETURN(int64_t numLayers, countLayers(func));
   facts.layers.resize(numLayers);
   const double samples = double(batch);
 
