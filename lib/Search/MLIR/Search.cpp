@@ -245,8 +245,9 @@ private:
   void evaluateRound(const std::vector<Candidate> &round,
                      const std::vector<bool> &whole);
   void confirmExtrapolated();
-  /// Whether the evaluation may fit, and its best possible throughput,
-  /// given the extrapolation's error margin.
+  /// Whether the evaluation's peak may be, or surely is, within the
+  /// capacity: exact for a full simulation, within the extrapolation's
+  /// error margin for an extrapolated one.
   bool mayFit(const Evaluation &evaluation) const;
   bool surelyFits(const Evaluation &evaluation) const;
   // 4. The reports.
