@@ -13,7 +13,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <string_view>
 #include <type_traits>
 
@@ -84,6 +86,14 @@ void DistDialect::initialize() {
 // Device id lists
 //===----------------------------------------------------------------------===//
 
+/// The step between two ids, or 0 when it is not positive or does not fit.
+static int64_t stepBetween(int64_t from, int64_t to) {
+  int64_t step;
+  if (llvm::SubOverflow(to, from, step) || step <= 0)
+    return 0;
+  return step;
+}
+
 void mlir::dist::printDeviceIdList(llvm::raw_ostream &os,
                                    ArrayRef<int64_t> ids) {
   size_t i = 0;
@@ -97,11 +107,16 @@ void mlir::dist::printDeviceIdList(llvm::raw_ostream &os,
     size_t end = i + 1;
     int64_t step = 0;
     if (i + 1 < ids.size()) {
-      step = ids[i + 1] - ids[i];
+      step = stepBetween(ids[i], ids[i + 1]);
       end = i + 2;
-      while (end < ids.size() && ids[end] - ids[end - 1] == step)
+      while (end < ids.size() && step > 0 &&
+             stepBetween(ids[end - 1], ids[end]) == step)
         ++end;
     }
+    // A run prints its exclusive end, last + step, which must fit in int64:
+    // near 2^63 the last id is left to print on its own.
+    if (step > 0 && ids[end - 1] > std::numeric_limits<int64_t>::max() - step)
+      --end;
     size_t len = end - i;
     if (step > 0 && ((step == 1 && len >= 2) || len >= 3)) {
       os << ids[i] << ":" << ids[end - 1] + step;
@@ -116,13 +131,22 @@ void mlir::dist::printDeviceIdList(llvm::raw_ostream &os,
 }
 
 ParseResult mlir::dist::parseDeviceIdList(AsmParser &parser,
-                                          SmallVectorImpl<int64_t> &ids) {
+                                          SmallVectorImpl<int64_t> &ids,
+                                          int64_t maxIds) {
+  auto tooMany = [&](SMLoc loc) {
+    return parser.emitError(loc, "more than ")
+           << kMaxDevices << " devices, the dialect's limit";
+  };
   auto parseItem = [&]() -> ParseResult {
     int64_t start;
     SMLoc loc = parser.getCurrentLocation();
     if (parser.parseInteger(start))
       return failure();
+    if (start < 0)
+      return parser.emitError(loc, "device id ") << start << " is negative";
     if (failed(parser.parseOptionalColon())) {
+      if ((int64_t)ids.size() >= maxIds)
+        return tooMany(loc);
       ids.push_back(start);
       return success();
     }
@@ -136,8 +160,13 @@ ParseResult mlir::dist::parseDeviceIdList(AsmParser &parser,
     if (end <= start)
       return parser.emitError(loc, "empty device range ")
              << start << ":" << end;
-    for (int64_t id = start; id < end; id += step)
-      ids.push_back(id);
+    // 0 <= start < end: the distance and the count fit, and the ids
+    // start + k * step stay below end, so nothing wraps.
+    const int64_t count = (end - start - 1) / step + 1;
+    if (count > maxIds - (int64_t)ids.size())
+      return tooMany(loc);
+    for (int64_t k = 0; k < count; ++k)
+      ids.push_back(start + k * step);
     return success();
   };
   return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
@@ -150,7 +179,7 @@ ParseResult mlir::dist::parseDeviceIdList(AsmParser &parser,
 
 Attribute DevicesAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> ids;
-  if (parser.parseLess() || parseDeviceIdList(parser, ids) ||
+  if (parser.parseLess() || parseDeviceIdList(parser, ids, kMaxDevices) ||
       parser.parseGreater())
     return {};
   return parser.getChecked<DevicesAttr>(parser.getContext(), ids);
@@ -166,6 +195,10 @@ LogicalResult DevicesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<int64_t> ids) {
   if (ids.empty())
     return emitError() << "device set must not be empty";
+  if ((int64_t)ids.size() > kMaxDevices)
+    return emitError() << "device set has " << ids.size()
+                       << " devices, more than the " << kMaxDevices
+                       << " the dialect allows";
   for (size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0)
       return emitError() << "device id " << ids[i] << " is negative";
@@ -213,9 +246,14 @@ RankedTensorType mlir::dist::withPlacement(RankedTensorType type,
 static ParseResult
 parseGroupList(AsmParser &parser,
                SmallVectorImpl<SmallVector<int64_t>> &groups) {
+  // Groups are disjoint: all of them together hold at most kMaxDevices.
+  int64_t total = 0;
   return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
     groups.emplace_back();
-    return parseDeviceIdList(parser, groups.back());
+    if (parseDeviceIdList(parser, groups.back(), kMaxDevices - total))
+      return failure();
+    total += groups.back().size();
+    return success();
   });
 }
 
@@ -274,6 +312,10 @@ DeviceGroupsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "device groups must not be empty";
   if (ids.size() % groupSize != 0)
     return emitError() << "device groups must have equal sizes";
+  if ((int64_t)ids.size() > kMaxDevices)
+    return emitError() << "device groups hold " << ids.size()
+                       << " devices, more than the " << kMaxDevices
+                       << " the dialect allows";
   llvm::SmallSet<int64_t, 16> seen;
   for (int64_t id : ids) {
     if (id < 0)
@@ -323,7 +365,7 @@ ParseResult mlir::dist::parseDeviceSet(OpAsmParser &parser,
                                        DevicesAttr &devices) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> ids;
-  if (parseDeviceIdList(parser, ids))
+  if (parseDeviceIdList(parser, ids, kMaxDevices))
     return failure();
   devices = parser.getChecked<DevicesAttr>(loc, parser.getContext(), ids);
   return success(static_cast<bool>(devices));

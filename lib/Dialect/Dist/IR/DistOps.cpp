@@ -28,21 +28,59 @@ namespace shapes = distir::shapes;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
+/// Bytes of one element as the cost model counts them (at least one).
+static int64_t getElementBytes(Type elementType) {
+  if (!elementType.isIntOrFloat())
+    return 1;
+  return std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// The byte size of a static-shaped tensor, or an error naming what wraps.
+static distir::StatusOr<int64_t> getCheckedTensorBytes(RankedTensorType type) {
+  DISTIR_ASSIGN_OR_RETURN(int64_t count,
+                          shapes::getElementCount(type.getShape()));
+  return shapes::checkedMul(count, getElementBytes(type.getElementType()),
+                            "byte size of shape " +
+                                shapes::formatDims(type.getShape()));
+}
+
 int64_t mlir::dist::detail::getTensorBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape() ||
       !tensor.getElementType().isIntOrFloat())
     return 0;
-  int64_t bits = tensor.getElementType().getIntOrFloatBitWidth();
-  int64_t bytes = std::max<int64_t>(1, (bits + 7) / 8);
-  return tensor.getNumElements() * bytes;
+  // The RepresentableTensors verifier refuses a type whose size wraps; an
+  // unverified one saturates rather than wrapping to a small size.
+  distir::StatusOr<int64_t> bytes = getCheckedTensorBytes(tensor);
+  return bytes.ok() ? *bytes : std::numeric_limits<int64_t>::max();
 }
 
 int64_t mlir::dist::detail::sumTensorBytes(TypeRange types) {
   int64_t total = 0;
   for (Type type : types)
-    total += getTensorBytes(type);
+    if (llvm::AddOverflow(total, getTensorBytes(type), total))
+      return std::numeric_limits<int64_t>::max(); // Saturates, as above.
   return total;
+}
+
+LogicalResult mlir::dist::verifyRepresentableTensors(Operation *op) {
+  auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return success();
+    distir::StatusOr<int64_t> bytes = getCheckedTensorBytes(tensor);
+    if (bytes.ok())
+      return success();
+    return op->emitOpError() << what << " #" << index << ": " << bytes.message()
+                             << " (a tensor holds at most 2^63-1 bytes)";
+  };
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
 }
 
 double mlir::dist::detail::getElementCount(Type type) {

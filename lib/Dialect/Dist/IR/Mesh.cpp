@@ -23,12 +23,12 @@ Mesh::Mesh(ArrayRef<int64_t> shape, ArrayRef<std::string> axes,
   } else {
     this->devices.assign(devices.begin(), devices.end());
   }
-  int64_t maxId = 0;
-  for (int64_t id : this->devices)
-    maxId = std::max(maxId, id);
-  indexOfDevice.assign(maxId + 1, -1);
+  identityDevices = true;
   for (auto [index, id] : llvm::enumerate(this->devices))
-    indexOfDevice[id] = index;
+    identityDevices &= id == (int64_t)index;
+  if (!identityDevices)
+    for (auto [index, id] : llvm::enumerate(this->devices))
+      indexOfDevice[id] = index;
 }
 
 Mesh Mesh::fromOp(MeshOp op) {
@@ -53,8 +53,9 @@ std::optional<std::string> Mesh::verify(ArrayRef<int64_t> shape,
   for (int64_t size : shape) {
     if (size <= 0)
       return "mesh axis sizes must be positive, got " + std::to_string(size);
-    if (count > (int64_t{1} << 40) / size)
-      return std::string("mesh has too many devices");
+    if (count > kMaxDevices / size)
+      return "mesh has more than " + std::to_string(kMaxDevices) +
+             " devices, the dialect's limit";
     count *= size;
   }
   for (size_t i = 0; i < axes.size(); ++i) {
@@ -77,8 +78,6 @@ std::optional<std::string> Mesh::verify(ArrayRef<int64_t> shape,
         return "device " + std::to_string(sorted[i]) +
                " appears twice in the mesh";
     }
-    if (sorted.back() > (int64_t{1} << 32))
-      return std::string("device ids above 2^32 are not supported");
   }
   return std::nullopt;
 }
@@ -102,10 +101,15 @@ std::optional<int64_t> Mesh::getAxesSize(ArrayRef<StringRef> names) const {
 }
 
 std::optional<int64_t> Mesh::getLinearIndex(int64_t device) const {
-  if (device < 0 || device >= (int64_t)indexOfDevice.size() ||
-      indexOfDevice[device] < 0)
+  if (identityDevices) {
+    if (device < 0 || device >= getNumDevices())
+      return std::nullopt;
+    return device;
+  }
+  auto it = indexOfDevice.find(device);
+  if (it == indexOfDevice.end())
     return std::nullopt;
-  return indexOfDevice[device];
+  return it->second;
 }
 
 std::optional<SmallVector<int64_t>> Mesh::getCoordinates(int64_t device) const {

@@ -25,10 +25,12 @@ inline DevicesAttr getPlacement(Value value) {
 RankedTensorType withPlacement(RankedTensorType type, DevicesAttr devices);
 
 /// Prints ids compactly as runs `start:end[:step]` and single ids, without
-/// brackets; parses the same, with brackets.
+/// brackets; parses the same, with brackets. Parsing refuses negative ids and
+/// a list that would make `ids` longer than `maxIds` before expanding it.
 void printDeviceIdList(llvm::raw_ostream &os, llvm::ArrayRef<int64_t> ids);
 ParseResult parseDeviceIdList(AsmParser &parser,
-                              llvm::SmallVectorImpl<int64_t> &ids);
+                              llvm::SmallVectorImpl<int64_t> &ids,
+                              int64_t maxIds);
 
 } // namespace mlir::dist
 

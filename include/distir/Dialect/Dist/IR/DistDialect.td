@@ -19,6 +19,15 @@ def Dist_Dialect : Dialect {
     communication ops move data between devices, over groups that partition a
     device set. A `dist.mesh` names a logical device mesh and
     `#dist.sharding<...>` says how a global tensor is laid out over its axes.
+
+    Limits, checked by the parser and the verifiers before anything is
+    expanded or allocated, so that sizes, counts and ids never wrap:
+    - a tensor of a dist op holds at most 2^63-1 bytes (its element count
+      times the element's bytes fits in int64); every size, offset and count
+      a shape rule computes fits in int64, or the op is an error;
+    - a mesh, a device set and the groups of a collective hold at most 2^20
+      (1048576) devices (`kMaxDevices` in `Mesh.h`);
+    - a device id is any integer from 0 to 2^63-1.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
@@ -76,7 +85,15 @@ def Dist_Dialect : Dialect {
   }];
 }
 
+// Every tensor of a dist op has a byte size that fits in int64, so that sizes,
+// byte and FLOP counts computed from it cannot wrap. Last, so that an op's own
+// shape rule reports a wrap in its terms first.
+def Dist_RepresentableTensors : NativeOpTrait<"RepresentableTensors"> {
+  let cppNamespace = "::mlir::dist";
+}
+
 class Dist_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Dist_Dialect, mnemonic, traits>;
+    : Op<Dist_Dialect, mnemonic,
+         !listconcat(traits, [Dist_RepresentableTensors])>;
 
 #endif // DISTIR_DIALECT_DIST_DISTDIALECT_TD

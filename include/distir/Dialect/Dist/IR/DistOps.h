@@ -39,6 +39,19 @@ public:
   }
 };
 
+/// Verifies that every ranked tensor operand and result with a static shape
+/// has a byte size that fits in int64 (the dialect's limit on a tensor).
+LogicalResult verifyRepresentableTensors(Operation *op);
+
+template <typename ConcreteType>
+class RepresentableTensors
+    : public OpTrait::TraitBase<ConcreteType, RepresentableTensors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyRepresentableTensors(op);
+  }
+};
+
 /// Reports declared result types that the inferred ones cannot refine.
 LogicalResult verifyInferredTypes(Operation *op, TypeRange inferred);
 

@@ -10,6 +10,7 @@
 #define DISTIR_DIALECT_DIST_IR_MESH_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -17,6 +18,11 @@
 
 namespace mlir::dist {
 class MeshOp;
+
+/// The most devices a mesh, a device set or the groups of a collective may
+/// hold (2^20, stated in docs/dialect/Dist.md). Parsers and verifiers check it
+/// before expanding anything, so a huge range is one error, not a hang.
+inline constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
 class Mesh {
 public:
@@ -74,8 +80,10 @@ private:
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<std::string> axes;
   llvm::SmallVector<int64_t> devices;
-  /// Device id -> linear index; dense because ids are small integers.
-  llvm::SmallVector<int64_t> indexOfDevice;
+  /// Device id -> linear index when the ids are not 0 .. n-1 (ids may be any
+  /// non-negative int64, so no dense table).
+  llvm::DenseMap<int64_t, int64_t> indexOfDevice;
+  bool identityDevices = false;
 };
 
 } // namespace mlir::dist
