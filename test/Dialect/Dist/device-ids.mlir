@@ -9,13 +9,17 @@
 func.func private @near_max(tensor<4xf32, #dist.devices<[9223372036854775806, 9223372036854775807]>>)
 
 // CHECK-LABEL: func.func private @run_to_max
-// CHECK-SAME: #dist.devices<[9223372036854775804:9223372036854775806, 9223372036854775807]>
+// CHECK-SAME: #dist.devices<[9223372036854775804:9223372036854775807, 9223372036854775807]>
 func.func private @run_to_max(tensor<4xf32, #dist.devices<[9223372036854775804:9223372036854775807, 9223372036854775807]>>)
 
-// A range whose `id += step` passes 2^63-1: two ids, no wrap.
+// Ranges whose `id += step` passes 2^63-1 (this looped forever): two ids.
 // CHECK-LABEL: func.func private @big_step
 // CHECK-SAME: #dist.devices<[9223372036854775800, 9223372036854775805]>
 func.func private @big_step(tensor<4xf32, #dist.devices<[9223372036854775800:9223372036854775807:5]>>)
+
+// CHECK-LABEL: func.func private @near_max_step
+// CHECK-SAME: #dist.devices<[9223372036854775000, 9223372036854775500]>
+func.func private @near_max_step(tensor<4xf32, #dist.devices<[9223372036854775000:9223372036854775807:500]>>)
 
 // CHECK-LABEL: func.func private @huge_step
 // CHECK-SAME: #dist.devices<[0, 4611686018427387904]>

@@ -9,9 +9,9 @@ func.func private @huge_range(tensor<4xf32, #dist.devices<[0:4611686018427387904
 
 // -----
 
-// A range near 2^63 whose `id += step` would wrap: refused as too large, at once.
+// A range up to 2^63-1: counted, not walked, and refused at once.
 // expected-error@+1 {{more than 1048576 devices, the dialect's limit}}
-func.func private @range_near_max(tensor<4xf32, #dist.devices<[9223372036854775000:9223372036854775807:1]>>)
+func.func private @range_to_max(tensor<4xf32, #dist.devices<[4611686018427387904:9223372036854775807]>>)
 
 // -----
 

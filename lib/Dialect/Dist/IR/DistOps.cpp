@@ -63,6 +63,20 @@ int64_t mlir::dist::detail::sumTensorBytes(TypeRange types) {
   return total;
 }
 
+/// Runs `check(type, "operand" or "result", index)` over the op's operand
+/// and result types in order, stopping at the first failure.
+static LogicalResult
+checkEachType(Operation *op,
+              function_ref<LogicalResult(Type, StringRef, unsigned)> check) {
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(check(type, "operand", i)))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(check(type, "result", i)))
+      return failure();
+  return success();
+}
+
 LogicalResult mlir::dist::verifyRepresentableTensors(Operation *op) {
   auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
     auto tensor = dyn_cast<RankedTensorType>(type);
@@ -74,13 +88,7 @@ LogicalResult mlir::dist::verifyRepresentableTensors(Operation *op) {
     return op->emitOpError() << what << " #" << index << ": " << bytes.message()
                              << " (a tensor holds at most 2^63-1 bytes)";
   };
-  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
-    if (failed(check(type, "operand", i)))
-      return failure();
-  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-    if (failed(check(type, "result", i)))
-      return failure();
-  return success();
+  return checkEachType(op, check);
 }
 
 double mlir::dist::detail::getElementCount(Type type) {
@@ -135,13 +143,7 @@ LogicalResult mlir::dist::verifySamePlacement(Operation *op) {
            << " while earlier values are on " << *common;
     return diag;
   };
-  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
-    if (failed(check(type, "operand", i)))
-      return failure();
-  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
-    if (failed(check(type, "result", i)))
-      return failure();
-  return success();
+  return checkEachType(op, check);
 }
 
 namespace {
