@@ -12,12 +12,12 @@ WORK = tempfile.mkdtemp(prefix="fidelity-")
 
 # Korthikanti et al. 2022, Table 4: GPT-22B layer, ms per layer.
 LAYER = dict(hidden=6144, heads=64, seq=2048, vocab=64, batch=4)
-TABLE4 = [  # row, forward, forward+backward, dist-recompute mode or None
-    ("baseline", 7.7, 19.6, ""),
-    ("sequence parallel", 7.2, 19.0, None),
-    ("full recompute", 7.7, 27.2, "full"),
-    ("selective recompute", 7.7, 20.9, "selective"),
-    ("selective + sequence parallel", 7.2, 20.3, None),
+TABLE4 = [  # row, forward, forward+backward, dist-recompute mode, SP
+    ("baseline", 7.7, 19.6, "", False),
+    ("sequence parallel", 7.2, 19.0, "", True),
+    ("full recompute", 7.7, 27.2, "full", False),
+    ("selective recompute", 7.7, 20.9, "selective", False),
+    ("selective + sequence parallel", 7.2, 20.3, "selective", True),
 ]
 # Korthikanti's runs: Megatron-LM of 2022 (docs/dist-sim.md, "Frameworks").
 TABLE4_FRAMEWORK = "megatron-2022"
@@ -92,7 +92,7 @@ def table4():
     print("%-30s %9s %9s %7s %9s %9s %7s" % (
         "row", "fwd pub", "fwd sim", "error", "f+b pub", "f+b sim", "error"))
 
-    def marginal(autodiff, recompute):
+    def marginal(autodiff, recompute, sequence_parallel):
         times = {}
         for layers in (4, 8):
             passes = ""
@@ -100,22 +100,27 @@ def table4():
                 passes = " --dist-autodiff=optimizer=none"
                 if recompute:
                     passes += " --dist-recompute=mode=" + recompute
+            parallelize = " --dist-parallelize=tp=8"
+            if sequence_parallel:
+                parallelize = ' --dist-parallelize="tp=8 sequence-parallel=true"'
             pipeline = gen_command(layers, **LAYER) + " | dist-opt" + \
-                passes + " --dist-parallelize=tp=8"
+                passes + parallelize
             report = os.path.join(WORK, "t4.json")
             times[layers], command = simulate(pipeline, "dgx-a100",
                                               TABLE4_FRAMEWORK, report)
         return (times[8] - times[4]) / 4 * 1e3, command
 
-    forward, forward_command = marginal(False, None)
-    commands = ["forward: " + forward_command]
-    for row, fwd_pub, both_pub, recompute in TABLE4:
-        if recompute is None:
-            print("%-30s %9.1f %9s %7s %9.1f %9s %7s   (no sequence "
-                  "parallelism in dist-parallelize)"
-                  % (row, fwd_pub, "-", "-", both_pub, "-", "-"))
-            continue
-        both, command = marginal(True, recompute)
+    # The forward pass does not depend on recomputation: one per SP setting.
+    forwards = {}
+    commands = []
+    for sequence_parallel in (False, True):
+        forwards[sequence_parallel], command = marginal(
+            False, None, sequence_parallel)
+        commands.append("forward%s: %s" % (
+            " (sequence parallel)" if sequence_parallel else "", command))
+    for row, fwd_pub, both_pub, recompute, sequence_parallel in TABLE4:
+        forward = forwards[sequence_parallel]
+        both, command = marginal(True, recompute, sequence_parallel)
         print("%-30s %9.1f %9.2f %+6.1f%% %9.1f %9.2f %+6.1f%%" % (
             row, fwd_pub, forward, (forward / fwd_pub - 1) * 100, both_pub,
             both, (both / both_pub - 1) * 100))

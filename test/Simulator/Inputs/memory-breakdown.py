@@ -8,7 +8,9 @@ memory-breakdown.py activations SMALL L_SMALL LARGE L_LARGE s b h a t FORM TOL
     Stashed activation bytes per layer of the marginal layer (LARGE minus
     SMALL, per layer) at device 0's peak against Korthikanti et al. 2022's
     closed form FORM (with dropout, dist-gen's default): `tp`
-    s*b*h*(10 + 24/t + 5*a*s/(h*t)), `full` 2*s*b*h.
+    s*b*h*(10 + 24/t + 5*a*s/(h*t)), `sp` (tensor + sequence parallel)
+    s*b*h*(34/t + 5*a*s/(h*t)), `selective-sp` (with selective recompute)
+    s*b*h*34/t, `full` 2*s*b*h.
 """
 import json
 import sys
@@ -36,6 +38,10 @@ else:
         large_layers - small_layers)
     if form == "tp":
         expected = s * b * h * (10 + 24 / t + 5 * a * s / (h * t))
+    elif form == "sp":
+        expected = s * b * h * (34 / t + 5 * a * s / (h * t))
+    elif form == "selective-sp":
+        expected = s * b * h * 34 / t
     else:
         expected = 2 * s * b * h
     error = (layer - expected) / expected

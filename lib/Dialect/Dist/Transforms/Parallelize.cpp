@@ -48,6 +48,11 @@ struct ParallelizePass
         mlir::emitError(loc) << name << " must be at least 1, got " << value;
         return signalPassFailure();
       }
+    if (sequenceParallel && tp < 2) {
+      mlir::emitError(loc) << "sequence-parallel=true needs tp > 1, got tp="
+                           << static_cast<int64_t>(tp);
+      return signalPassFailure();
+    }
     std::optional<LayoutMap> layouts;
     if (!layoutMap.empty()) {
       FailureOr<LayoutMap> loaded =
@@ -68,8 +73,8 @@ struct ParallelizePass
     // The wrappers each add their axis to the signature's shardings; the
     // flow propagates once and partitions every stage on its slice.
     auto annotate = [&](func::FuncOp func, MeshOp meshOp) {
-      return annotateDataAndTensorParallel(func, meshOp,
-                                           layouts ? &*layouts : nullptr);
+      return annotateDataAndTensorParallel(
+          func, meshOp, layouts ? &*layouts : nullptr, sequenceParallel);
     };
     for (func::FuncOp func : funcs)
       if (failed(checkBatchSplit(func, dp, microbatches)) ||
@@ -84,7 +89,8 @@ struct ParallelizePass
 
 LogicalResult
 mlir::dist::annotateDataAndTensorParallel(func::FuncOp func, MeshOp meshOp,
-                                          const LayoutMap *layouts) {
+                                          const LayoutMap *layouts,
+                                          bool sequenceParallel) {
   Mesh mesh = Mesh::fromOp(meshOp);
   auto sizeOf = [&](StringRef axis) -> int64_t {
     std::optional<int64_t> index = mesh.getAxisIndex(axis);
@@ -92,9 +98,13 @@ mlir::dist::annotateDataAndTensorParallel(func::FuncOp func, MeshOp meshOp,
   };
   if (sizeOf("dp") > 1 && failed(annotateDataParallel(func, meshOp, "dp")))
     return failure();
-  if (layouts)
-    return annotateWithLayoutMap(func, meshOp, *layouts);
-  if (sizeOf("tp") > 1)
-    return annotateMegatron(func, meshOp, "tp");
+  if (layouts) {
+    if (failed(annotateWithLayoutMap(func, meshOp, *layouts)))
+      return failure();
+  } else if (sizeOf("tp") > 1 && failed(annotateMegatron(func, meshOp, "tp"))) {
+    return failure();
+  }
+  if (sequenceParallel)
+    return annotateSequenceParallel(func, meshOp, "tp");
   return success();
 }

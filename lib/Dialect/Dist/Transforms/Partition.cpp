@@ -10,6 +10,7 @@
 
 #include "ScatterGather.h"
 
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/LoopSharding.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Reshard.h"
@@ -44,7 +45,8 @@ class Partitioner {
 public:
   Partitioner(func::FuncOp func, MeshOp meshOp, const PartitionOptions &options)
       : func(func), ctx(func.getContext()), meshOp(meshOp),
-        funcMesh(Mesh::fromOp(meshOp)), options(options) {}
+        funcMesh(Mesh::fromOp(meshOp)), options(options),
+        sequenceParallel(func->hasAttr(kSequenceParallelAttrName)) {}
 
   LogicalResult run();
 
@@ -56,6 +58,9 @@ private:
     /// Index into `pool`.
     unsigned layout;
     const Mesh *mesh;
+    /// A copy made for the backward pass (kept apart only with sequence
+    /// parallelism, see getAs).
+    bool backward = false;
   };
 
   const Mesh *meshOf(Operation *op) {
@@ -124,6 +129,9 @@ private:
   MeshOp meshOp;
   Mesh funcMesh;
   const PartitionOptions &options;
+  /// Sequence parallelism (kSequenceParallelAttrName): backward re-gathers
+  /// what forward gathered, and new splits are local slices.
+  bool sequenceParallel;
   LayoutPool pool;
   llvm::DenseMap<Value, Placed> placed;
   llvm::DenseMap<Value, SmallVector<Placed, 1>> copies;
@@ -220,8 +228,17 @@ Value Partitioner::reshard(OpBuilder &builder, Location loc, Value value,
       created =
           AllReduceOp::create(builder, loc, value, groups, ReductionKind::sum);
       break;
-    case Kind::ReduceScatter:
     case Kind::Slice:
+      // Sequence parallelism splits replicated parameters (a position
+      // table) along the sequence: each device cuts its block locally.
+      if (sequenceParallel) {
+        value =
+            takeGroupBlock(builder, loc, value, step.dim, groups,
+                           [&](Operation *op) { copyHints(hintSource, op); });
+        continue;
+      }
+      [[fallthrough]];
+    case Kind::ReduceScatter:
       // A slice is the average of identical copies: each device keeps its
       // block without a device-indexed slice op.
       created = ReduceScatterOp::create(
@@ -278,10 +295,16 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
   unsigned wanted = pool.intern(layout);
   if (source.layout == wanted && sameMesh(source.mesh, mesh))
     return source.local;
+  // With sequence parallelism, forward's gathered copy of a sequence-split
+  // activation is not kept for backward (Korthikanti et al. §4.2.2): the
+  // backward gathers it again.
+  bool backward = sequenceParallel && getPhase(user) == Phase::Backward &&
+                  pool[source.layout].partial.empty();
   auto copied = copies.find(original);
   if (copied != copies.end())
     for (const Placed &copy : copied->second)
-      if (copy.layout == wanted && sameMesh(copy.mesh, mesh))
+      if (copy.layout == wanted && sameMesh(copy.mesh, mesh) &&
+          copy.backward == backward)
         return copy.local;
 
   // A partial sum of a replicated value is its scaled copy: floats only.
@@ -327,7 +350,7 @@ FailureOr<Value> Partitioner::getAs(Operation *user, Value original,
                  savedHints);
   }
   hintSource = savedHints;
-  copies[original].push_back({value, wanted, mesh});
+  copies[original].push_back({value, wanted, mesh, backward});
   return value;
 }
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/LoopSharding.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Reshard.h"
@@ -64,6 +65,17 @@ private:
                       const LoopSharding &chosen,
                       ArrayRef<const Layout *> operandLayouts);
   LogicalResult writeBack();
+  /// Marks the dims of every value that run over the batch of the data
+  /// arguments (dim 0 of each argument with `dist.role = "data"`), through
+  /// the ops' sharding rules: the activations sequence parallelism splits.
+  void findBatchDims();
+  /// Sequence parallelism: when `chosen` leaves the activation `op` makes
+  /// replicated over the sequence axis, splits the loop of the dimension
+  /// before its last (the sequence of [batch, sequence, hidden], the tokens
+  /// of [tokens, hidden]) over it too. Fails when the axis does not divide
+  /// that dimension.
+  LogicalResult splitSequence(Operation *op, const ShardingRule &rule,
+                              LoopSharding &chosen);
   FailureOr<Layout> resolve(Operation *at, ShardingAttr sharding, Type type,
                             StringRef what);
 
@@ -89,6 +101,10 @@ private:
   llvm::DenseMap<Value, unsigned> hints;
   /// Result shardings written by the user on ops: the op must produce them.
   llvm::DenseMap<Operation *, SmallVector<Layout>> annotatedResults;
+  /// The axis sequence parallelism splits over (kSequenceParallelAttrName).
+  std::optional<int64_t> sequenceAxis;
+  /// Per value, a bit per dim that runs over the batch (findBatchDims).
+  llvm::DenseMap<Value, uint64_t> batchDims;
 };
 
 /// Ranks the loop shardings of one op by the bytes of resharding they cost
@@ -96,9 +112,16 @@ private:
 /// consumers wish of its results.
 class LoopShardingChooser {
 public:
+  /// `weights` (empty: all 1), one per operand then one per result, scale
+  /// the bytes of resharding each; a result weighted above 1 that nobody
+  /// wished a layout of yet and that a candidate leaves partial over
+  /// `reducedAxis` is charged the all-reduce it will need (the weight
+  /// gradients sequence parallelism must not leave pending).
   LoopShardingChooser(Operation *op, const ShardingRule &rule, const Mesh &mesh,
                       ArrayRef<const Layout *> operandLayouts,
-                      ArrayRef<const Layout *> resultHints);
+                      ArrayRef<const Layout *> resultHints,
+                      ArrayRef<double> weights = {},
+                      std::optional<int64_t> reducedAxis = std::nullopt);
 
   /// Candidates: greedy from each known value first (operands, then wished
   /// results), in two loop orders; then nothing split. The cheapest wins,
@@ -128,6 +151,8 @@ private:
   const Mesh &mesh;
   ArrayRef<const Layout *> operandLayouts;
   ArrayRef<const Layout *> resultHints;
+  ArrayRef<double> weights;
+  std::optional<int64_t> reducedAxis;
   SmallVector<int64_t, 2> passThrough;
   /// Per loop: whether some result dim runs over it.
   SmallVector<bool> inResult;
@@ -139,9 +164,11 @@ private:
 LoopShardingChooser::LoopShardingChooser(
     Operation *op, const ShardingRule &rule, const Mesh &mesh,
     ArrayRef<const Layout *> operandLayouts,
-    ArrayRef<const Layout *> resultHints)
+    ArrayRef<const Layout *> resultHints, ArrayRef<double> weights,
+    std::optional<int64_t> reducedAxis)
     : op(op), rule(rule), mesh(mesh), operandLayouts(operandLayouts),
-      resultHints(resultHints), inResult(rule.loops.size(), false) {
+      resultHints(resultHints), weights(weights), reducedAxis(reducedAxis),
+      inResult(rule.loops.size(), false) {
   assert(operandLayouts.size() == op->getNumOperands() &&
          resultHints.size() == op->getNumResults() &&
          "one known layout (or null) per operand and result");
@@ -206,16 +233,26 @@ double LoopShardingChooser::getCost(const LoopSharding &candidate) const {
   double cost = 0;
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
     if (operandLayouts[i])
-      cost += estimateReshardBytes(
-          cast<RankedTensorType>(operand.getType()).getShape(),
-          getElementBytes(operand), *operandLayouts[i],
-          candidate.getOperandLayout(rule, i), mesh);
-  for (auto [r, result] : llvm::enumerate(op->getResults()))
-    if (resultHints[r])
-      cost += estimateReshardBytes(
-          cast<RankedTensorType>(result.getType()).getShape(),
-          getElementBytes(result), candidate.getResultLayout(rule, r),
-          *resultHints[r], mesh);
+      cost += (weights.empty() ? 1.0 : weights[i]) *
+              estimateReshardBytes(
+                  cast<RankedTensorType>(operand.getType()).getShape(),
+                  getElementBytes(operand), *operandLayouts[i],
+                  candidate.getOperandLayout(rule, i), mesh);
+  for (auto [r, result] : llvm::enumerate(op->getResults())) {
+    double weight = weights.empty() ? 1.0 : weights[op->getNumOperands() + r];
+    auto shape = cast<RankedTensorType>(result.getType()).getShape();
+    Layout layout = candidate.getResultLayout(rule, r);
+    if (resultHints[r]) {
+      cost += weight * estimateReshardBytes(shape, getElementBytes(result),
+                                            layout, *resultHints[r], mesh);
+    } else if (reducedAxis && weight > 1 &&
+               llvm::is_contained(layout.partial, *reducedAxis)) {
+      Layout reduced = layout;
+      reduced.partial.clear();
+      cost += estimateReshardBytes(shape, getElementBytes(result), layout,
+                                   reduced, mesh);
+    }
+  }
   return cost;
 }
 
@@ -438,9 +475,21 @@ FailureOr<bool> Propagator::tryDecide(Operation *op, bool force) {
       return failure();
     chosen = std::move(*fromAnnotation);
   } else {
-    chosen = LoopShardingChooser(op, rule, mesh, operandLayouts, resultHints)
+    // Sequence parallelism moves activations, never weights or their
+    // gradients: Megatron-LM gathers the sequence-split input of a
+    // column-parallel matmul (and of its weight gradient) even where the
+    // weight has fewer bytes.
+    SmallVector<double> weights;
+    if (sequenceAxis)
+      for (Value value :
+           llvm::concat<Value>(op->getOperands(), op->getResults()))
+        weights.push_back(batchDims.count(value) ? 1.0 : 1024.0);
+    chosen = LoopShardingChooser(op, rule, mesh, operandLayouts, resultHints,
+                                 weights, sequenceAxis)
                  .choose(sources);
   }
+  if (!hasAnnotation && failed(splitSequence(op, rule, chosen)))
+    return failure();
   LLVM_DEBUG(llvm::dbgs() << "  chose " << chosen
                           << (hasAnnotation ? " (annotated results)" : "")
                           << "\n");
@@ -468,11 +517,106 @@ void Propagator::recordDecision(Operation *op, const ShardingRule &rule,
   decided[opIndex[op]] = true;
 }
 
+void Propagator::findBatchDims() {
+  Block &body = func.getBody().front();
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(body.getArgument(i).getType());
+    if (getArgRole(func, i) == Role::Data && type && type.getRank() > 0)
+      batchDims[body.getArgument(i)] = 1;
+  }
+  for (Operation *op : ops) {
+    if (auto constraint = dyn_cast<ShardingConstraintOp>(op)) {
+      auto it = batchDims.find(constraint.getInput());
+      if (it != batchDims.end())
+        batchDims[constraint.getResult()] = it->second;
+      continue;
+    }
+    FailureOr<ShardingRule> rule = getShardingRule(op);
+    if (failed(rule))
+      continue;
+    SmallVector<bool> batchLoops(rule->loops.size(), false);
+    bool any = false;
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      auto it = batchDims.find(operand);
+      if (it == batchDims.end())
+        continue;
+      for (auto [dim, loop] : llvm::enumerate(rule->operandDims[i]))
+        if (loop != kNone && dim < 64 && (it->second >> dim & 1)) {
+          batchLoops[loop] = true;
+          any = true;
+        }
+    }
+    if (!any)
+      continue;
+    for (auto [r, result] : llvm::enumerate(op->getResults())) {
+      uint64_t bits = 0;
+      for (auto [dim, loop] : llvm::enumerate(rule->resultDims[r]))
+        if (loop != kNone && dim < 64 && batchLoops[loop])
+          bits |= uint64_t(1) << dim;
+      if (bits)
+        batchDims[result] = bits;
+    }
+  }
+}
+
+LogicalResult Propagator::splitSequence(Operation *op, const ShardingRule &rule,
+                                        LoopSharding &chosen) {
+  if (!sequenceAxis || op->getNumResults() == 0 ||
+      getPhase(op) == Phase::Optimizer || !batchDims.count(op->getResult(0)))
+    return success();
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || type.getRank() < 2 || !isa<FloatType>(type.getElementType()))
+    return success();
+  // Whatever already uses the axis (a split, a pending sum) is tensor
+  // parallelism's, and stays.
+  int64_t axis = *sequenceAxis;
+  if (llvm::is_contained(chosen.passThrough, axis) ||
+      llvm::any_of(chosen.loops, [&](const SmallVector<int64_t, 2> &axes) {
+        return llvm::is_contained(axes, axis);
+      }))
+    return success();
+  int64_t dim = type.getRank() - 2;
+  int64_t loop = rule.resultDims[0][dim];
+  if (loop == kNone || !rule.loops[loop].splittable)
+    return success();
+  // An operand split over the axis elsewhere (a [batch, sequence] split
+  // flattened to [batch * sequence], whose blocks are not the sequence's) is
+  // gathered rather than moved.
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    const Layout *layout = findLayout(operand);
+    if (!layout)
+      continue;
+    for (auto [operandDim, axes] : llvm::enumerate(layout->dims))
+      if (llvm::is_contained(axes, axis) &&
+          rule.operandDims[i][operandDim] != loop)
+        return success();
+  }
+  SmallVector<int64_t, 2> axes(chosen.loops[loop]);
+  axes.push_back(axis);
+  std::string problem = checkLoopSplit(op, rule, loop, axes, mesh);
+  if (!problem.empty())
+    return op->emitOpError("sequence-parallel=true: ")
+           << mesh.getAxes()[axis] << "=" << mesh.getAxisSize(axis)
+           << " cannot split the sequence: " << problem;
+  chosen.loops[loop] = std::move(axes);
+  return success();
+}
+
 LogicalResult Propagator::run() {
   if (func.getBody().getBlocks().size() != 1)
     return func.emitOpError("sharding needs a function with one block");
+  if (auto axisName =
+          func->getAttrOfType<StringAttr>(kSequenceParallelAttrName)) {
+    sequenceAxis = mesh.getAxisIndex(axisName.getValue());
+    if (!sequenceAxis)
+      return func.emitOpError("sequence-parallel=true: mesh @")
+             << meshOp.getSymName() << " has no axis \"" << axisName.getValue()
+             << "\"";
+  }
   if (failed(seed()))
     return failure();
+  if (sequenceAxis)
+    findBatchDims();
   Block &body = func.getBody().front();
   while (true) {
     bool progress = false;

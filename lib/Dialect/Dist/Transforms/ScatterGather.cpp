@@ -23,6 +23,28 @@ std::optional<int64_t> mlir::dist::getScatterGatherDim(RankedTensorType type,
   return std::nullopt;
 }
 
+Value mlir::dist::takeGroupBlock(OpBuilder &builder, Location loc, Value value,
+                                 int64_t dim, DeviceGroupsAttr groups,
+                                 llvm::function_ref<void(Operation *)> tag) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t parts = groups.getGroupSize();
+  assert(type.getDimSize(dim) % parts == 0 && "the groups divide the dim");
+  auto rank = GroupRankOp::create(
+      builder, loc,
+      RankedTensorType::get({}, builder.getI64Type(), groups.getUnion()),
+      groups);
+  SmallVector<int64_t> viewShape(type.getShape());
+  viewShape[dim] = type.getDimSize(dim) / parts;
+  viewShape.insert(viewShape.begin() + dim, parts);
+  auto view = ReshapeOp::create(builder, loc, value,
+                                builder.getDenseI64ArrayAttr(viewShape));
+  auto block = TakeOp::create(builder, loc, view, rank, dim);
+  for (Operation *op :
+       {rank.getOperation(), view.getOperation(), block.getOperation()})
+    tag(op);
+  return block;
+}
+
 Value mlir::dist::sendScatterGather(
     OpBuilder &builder, Location loc, Value value, int64_t dim, DevicesAttr to,
     DeviceGroupsAttr sourceGroups, DeviceGroupsAttr targetGroups,
@@ -33,20 +55,10 @@ Value mlir::dist::sendScatterGather(
   assert(getScatterGatherDim(type, parts) == dim &&
          "the caller checked that the dimension divides");
 
-  auto rank = GroupRankOp::create(
-      builder, loc,
-      RankedTensorType::get({}, builder.getI64Type(), sourceGroups.getUnion()),
-      sourceGroups);
-  SmallVector<int64_t> viewShape(type.getShape());
-  viewShape[dim] = type.getDimSize(dim) / parts;
-  viewShape.insert(viewShape.begin() + dim, parts);
-  auto view = ReshapeOp::create(builder, loc, value,
-                                builder.getDenseI64ArrayAttr(viewShape));
-  auto block = TakeOp::create(builder, loc, view, rank, dim);
+  Value block =
+      takeGroupBlock(builder, loc, value, dim, sourceGroups, tagSending);
   auto send = SendOp::create(builder, loc, block, to);
-  for (Operation *op : {rank.getOperation(), view.getOperation(),
-                        block.getOperation(), send.getOperation()})
-    tagSending(op);
+  tagSending(send);
 
   auto gather =
       AllGatherOp::create(builder, loc, send, targetGroups, (uint64_t)dim);

@@ -29,6 +29,15 @@ namespace mlir::dist {
 std::optional<int64_t> getScatterGatherDim(RankedTensorType type,
                                            int64_t parts);
 
+/// The block of `value` (replicated over each group of `groups`) along
+/// `dim` that the calling device holds: block i at position i of its group,
+/// cut locally (`dist.group_rank`, a view of the dimension as
+/// [parts, size / parts] and a `dist.take` of the rank). `tag` gives the new
+/// ops their hints.
+Value takeGroupBlock(OpBuilder &builder, Location loc, Value value, int64_t dim,
+                     DeviceGroupsAttr groups,
+                     llvm::function_ref<void(Operation *)> tag);
+
 /// Sends `value`, replicated over each group of `sourceGroups`, to the
 /// devices `to` as slices along `dim`: the device at position i of its group
 /// sends its block i (`dist.group_rank`, a view of the dimension as

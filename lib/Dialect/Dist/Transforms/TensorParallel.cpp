@@ -112,6 +112,20 @@ static std::optional<int64_t> findHeads(Value qkvWeight) {
   return std::nullopt;
 }
 
+LogicalResult mlir::dist::annotateSequenceParallel(func::FuncOp func,
+                                                   MeshOp meshOp,
+                                                   StringRef axisName) {
+  Mesh mesh = Mesh::fromOp(meshOp);
+  std::optional<int64_t> axis = mesh.getAxisIndex(axisName);
+  if (!axis || mesh.getAxisSize(*axis) < 2)
+    return func.emitError() << "sequence-parallel=true needs a \"" << axisName
+                            << "\" axis of more than one device on mesh @"
+                            << meshOp.getSymName();
+  func->setAttr(kSequenceParallelAttrName,
+                StringAttr::get(func.getContext(), axisName));
+  return success();
+}
+
 LogicalResult mlir::dist::annotateMegatron(func::FuncOp func, MeshOp meshOp,
                                            StringRef axisName) {
   Mesh mesh = Mesh::fromOp(meshOp);
@@ -166,8 +180,13 @@ struct TensorParallelPass
         failed(annotateAndPartition(
             module,
             [&](func::FuncOp func) {
-              return map ? annotateWithLayoutMap(func, *meshOp, *map)
-                         : annotateMegatron(func, *meshOp, axis.getValue());
+              if (failed(
+                      map ? annotateWithLayoutMap(func, *meshOp, *map)
+                          : annotateMegatron(func, *meshOp, axis.getValue())))
+                return failure();
+              return sequenceParallel ? annotateSequenceParallel(
+                                            func, *meshOp, axis.getValue())
+                                      : success();
             },
             annotateOnly)))
       return signalPassFailure();

@@ -10,6 +10,7 @@
 #define DISTIR_DIALECT_DIST_TRANSFORMS_ANNOTATION_H
 
 #include "distir/Dialect/Dist/IR/Dist.h"
+#include "distir/Dialect/Dist/IR/SequenceParallel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -87,12 +88,24 @@ LogicalResult annotateWithLayoutMap(func::FuncOp func, MeshOp mesh,
 LogicalResult annotateMegatron(func::FuncOp func, MeshOp mesh,
                                llvm::StringRef axis);
 
+/// Asks for sequence parallelism over `axis` (kSequenceParallelAttrName,
+/// IR/SequenceParallel.h): every activation the other shardings leave
+/// replicated over the axis is split along its sequence dimension over it
+/// instead, and partitioning re-gathers in backward what forward gathered
+/// (docs/sharding.md).
+/// Fails, naming the option, when the mesh has no such axis or it has one
+/// device.
+LogicalResult annotateSequenceParallel(func::FuncOp func, MeshOp mesh,
+                                       llvm::StringRef axis);
+
 /// dist-parallelize's annotation on a mesh with "dp" and "tp" axes: data
 /// parallelism over "dp" when it has more than one device, then `layouts`
-/// when given, else Megatron-LM's over "tp" when it has more than one device.
+/// when given, else Megatron-LM's over "tp" when it has more than one device;
+/// with `sequenceParallel`, sequence parallelism over "tp".
 /// The search times its stage cuts with the same annotation.
 LogicalResult annotateDataAndTensorParallel(func::FuncOp func, MeshOp mesh,
-                                            const LayoutMap *layouts = nullptr);
+                                            const LayoutMap *layouts = nullptr,
+                                            bool sequenceParallel = false);
 
 } // namespace mlir::dist
 

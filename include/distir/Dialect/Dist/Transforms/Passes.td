@@ -107,6 +107,10 @@ def DistTensorParallel : Pass<"dist-tensor-parallel", "::mlir::ModuleOp"> {
            "JSON layout map (regex over parameter names -> layout)">,
     Option<"annotateOnly", "annotate-only", "bool", /*default=*/"false",
            "Only annotate (to compose with other wrappers before propagating)">,
+    Option<"sequenceParallel", "sequence-parallel", "bool", /*default=*/"false",
+           "Korthikanti et al.'s sequence parallelism (needs tp > 1): the "
+           "activations tensor parallelism leaves replicated are split along "
+           "the sequence over the axis (docs/sharding.md)">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect"];
 }
@@ -306,6 +310,10 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
            "Reduce the data-parallel gradients in flat buckets of about this "
            "many MiB (2^20 bytes), in the order they are complete, one "
            "all-reduce per bucket (PyTorch DDP: 25); 0: one per gradient">,
+    Option<"sequenceParallel", "sequence-parallel", "bool", /*default=*/"false",
+           "Korthikanti et al.'s sequence parallelism (needs tp > 1): layer "
+           "norms, dropouts and residuals split along the sequence over tp, "
+           "reduce-scatter / all-gather in place of tp all-reduces">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];
