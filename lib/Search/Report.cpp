@@ -75,6 +75,26 @@ static bool hasRecompute(const ScenarioReport &report) {
                      });
 }
 
+/// Whether any configuration of `report` runs sequence parallelism: then the
+/// table, the CSV and the JSON say which rows do.
+static bool hasSequenceParallel(const ScenarioReport &report) {
+  return std::any_of(
+      report.evaluations.begin(), report.evaluations.end(),
+      [](const Evaluation &e) { return e.config.sequenceParallel; });
+}
+
+/// The columns that appear only when some row needs them, so that plain
+/// searches print what they always printed.
+struct OptionalColumns {
+  bool recompute = false, sequenceParallel = false;
+};
+
+static OptionalColumns
+getOptionalColumns(const std::vector<ScenarioReport> &reports) {
+  return {std::any_of(reports.begin(), reports.end(), hasRecompute),
+          std::any_of(reports.begin(), reports.end(), hasSequenceParallel)};
+}
+
 void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
   os << "model " << report.model << " on " << report.devices << " devices of "
      << report.cluster << " (" << formatBytes(report.memoryCapacityBytes)
@@ -110,6 +130,9 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
   // The column appears only when the search tried recomputation, so that
   // plain searches print what they always printed.
   const bool showRecompute = hasRecompute(report);
+  const bool showSequenceParallel = hasSequenceParallel(report);
+  if (showSequenceParallel)
+    header.insert(header.begin() + 7, "sp");
   if (showRecompute)
     header.insert(header.begin() + 7, "recompute");
   std::vector<std::vector<std::string>> rows;
@@ -127,6 +150,9 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
                           double(report.memoryCapacityBytes),
                       1),
          formatNumber(100.0 * e.mfu, 1), std::string(methodName(e.method))});
+    if (showSequenceParallel)
+      rows.back().insert(rows.back().begin() + 7,
+                         c.sequenceParallel ? "sp" : "-");
     if (showRecompute)
       rows.back().insert(rows.back().begin() + 7,
                          std::string(recomputeName(c.recompute)));
@@ -152,7 +178,8 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
 
 /// One simulated configuration: the one list of fields the CSV and the
 /// JSON both write.
-static nlohmann::ordered_json getRow(const Evaluation &e, bool withRecompute) {
+static nlohmann::ordered_json getRow(const Evaluation &e,
+                                     OptionalColumns columns) {
   const Configuration &c = e.config;
   nlohmann::ordered_json row;
   row["global_batch"] = c.globalBatch;
@@ -162,8 +189,10 @@ static nlohmann::ordered_json getRow(const Evaluation &e, bool withRecompute) {
   row["microbatches"] = c.microbatches;
   row["microbatch_size"] = c.getMicrobatchSize();
   row["schedule"] = c.hasSchedule() ? c.getScheduleLabel() : "";
-  if (withRecompute)
+  if (columns.recompute)
     row["recompute"] = std::string(recomputeName(c.recompute));
+  if (columns.sequenceParallel)
+    row["sequence_parallel"] = c.sequenceParallel;
   row["method"] = std::string(methodName(e.method));
   row["step_time_s"] = e.stepTimeS;
   row["samples_per_s"] = e.samplesPerS;
@@ -192,10 +221,9 @@ static std::string csvField(const std::string &text) {
 }
 
 void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
-  const bool withRecompute =
-      std::any_of(reports.begin(), reports.end(), hasRecompute);
+  const OptionalColumns optional = getOptionalColumns(reports);
   os << "model,cluster,devices";
-  const nlohmann::ordered_json columns = getRow(Evaluation(), withRecompute);
+  const nlohmann::ordered_json columns = getRow(Evaluation(), optional);
   for (const auto &field : columns.items())
     os << "," << field.key();
   os << "\n";
@@ -205,7 +233,7 @@ void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
          << report.devices;
       // Numbers as JSON writes them: the shortest text that reads back to
       // the same double.
-      const nlohmann::ordered_json row = getRow(e, withRecompute);
+      const nlohmann::ordered_json row = getRow(e, optional);
       for (const auto &field : row.items())
         os << ","
            << csvField(field.value().is_string()
@@ -217,8 +245,7 @@ void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
 }
 
 void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
-  const bool withRecompute =
-      std::any_of(reports.begin(), reports.end(), hasRecompute);
+  const OptionalColumns optional = getOptionalColumns(reports);
   nlohmann::ordered_json scenarios = nlohmann::ordered_json::array();
   for (const ScenarioReport &report : reports) {
     nlohmann::ordered_json scenario;
@@ -236,7 +263,7 @@ void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
     scenario["wall_time_s"] = report.wallTimeS;
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const Evaluation &e : report.evaluations)
-      rows.push_back(getRow(e, withRecompute));
+      rows.push_back(getRow(e, optional));
     scenario["configurations"] = std::move(rows);
     scenarios.push_back(std::move(scenario));
   }

@@ -30,12 +30,15 @@ std::string Configuration::str() const {
     os << " recompute=" << recomputeName(recompute);
   if (interleave > 1)
     os << " interleave=" << interleave;
+  if (sequenceParallel)
+    os << " sp";
   return os.str();
 }
 
 static auto key(const Configuration &c) {
   return std::make_tuple(c.devices, c.globalBatch, c.pp, c.tp, c.dp,
-                         c.microbatches, c.schedule, c.recompute, c.interleave);
+                         c.microbatches, c.schedule, c.recompute, c.interleave,
+                         c.sequenceParallel);
 }
 
 bool Configuration::operator<(const Configuration &other) const {
@@ -133,12 +136,23 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
                       !model.recomputedStashBytesPerSample.count(mode))
                     whyNot = "recompute=" + std::string(recomputeName(mode)) +
                              " recomputes nothing in this model";
-                  if (!whyNot.empty()) {
-                    ++rejected[whyNot];
-                    continue;
+                  for (bool sequenceParallel : options.sequenceParallels) {
+                    // Sequence parallelism splits over tp: nothing to split
+                    // without it (outside the space).
+                    if (sequenceParallel && tp == 1)
+                      continue;
+                    std::string reason = whyNot;
+                    if (reason.empty() && sequenceParallel &&
+                        model.tokensPerSample % tp != 0)
+                      reason = "sequence-parallel: tp does not divide the "
+                               "sequence";
+                    if (!reason.empty()) {
+                      ++rejected[reason];
+                      continue;
+                    }
+                    space.push_back({devices, batch, dp, tp, pp, m, schedule,
+                                     mode, interleave, sequenceParallel});
                   }
-                  space.push_back({devices, batch, dp, tp, pp, m, schedule,
-                                   mode, interleave});
                 }
               }
             }

@@ -102,6 +102,11 @@ static cl::list<int64_t> interleaves(
     cl::desc("Model chunks per stage to try (interleaved 1F1B, with pp > 1 "
              "and 1f1b; default: 1)"),
     cl::cat(searchCategory));
+static cl::list<std::string> sequenceParallels(
+    "sequence-parallel", cl::CommaSeparated,
+    cl::desc("Sequence parallelism settings to try (dist-parallelize's "
+             "sequence-parallel, with tp > 1): false, true (default: false)"),
+    cl::cat(searchCategory));
 static cl::list<std::string> recomputeModes(
     "recompute", cl::CommaSeparated,
     cl::desc("Activation recomputation modes (dist-recompute): none, full, "
@@ -175,6 +180,8 @@ int main(int argc, char **argv) {
   command.schedules.assign(schedules.begin(), schedules.end());
   command.recomputeModes.assign(recomputeModes.begin(), recomputeModes.end());
   command.interleaves.assign(interleaves.begin(), interleaves.end());
+  command.sequenceParallels.assign(sequenceParallels.begin(),
+                                   sequenceParallels.end());
   command.powersOfTwo = powersOfTwo;
   command.accumulateWithoutPipeline = accumulateWithoutPipeline;
   command.maxMemoryFraction = maxMemoryFraction;

@@ -32,6 +32,8 @@ struct SearchCommand {
   std::vector<std::string> schedules, recomputeModes;
   /// --interleave; empty: 1 (plain 1F1B).
   std::vector<int64_t> interleaves;
+  /// --sequence-parallel ("false", "true"); empty: false.
+  std::vector<std::string> sequenceParallels;
   bool powersOfTwo = false;
   bool accumulateWithoutPipeline = false;
   double maxMemoryFraction = 1.0;

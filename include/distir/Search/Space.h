@@ -65,6 +65,9 @@ struct Configuration {
   /// Model chunks per stage (interleaved 1F1B; dist-parallelize's
   /// `interleave`).
   int64_t interleave = 1;
+  /// Korthikanti et al.'s sequence parallelism over tp (dist-parallelize's
+  /// `sequence-parallel`; only with tp > 1).
+  bool sequenceParallel = false;
 
   /// Samples one replica processes per microbatch.
   int64_t getMicrobatchSize() const {
@@ -77,7 +80,8 @@ struct Configuration {
   /// 2 chunks per stage), "-" without one.
   std::string getScheduleLabel() const;
   /// "dp=2 tp=4 pp=8 mb=16 1f1b batch=1536" (plus " recompute=full" when
-  /// it recomputes, " interleave=2" when interleaved): the key configurations
+  /// it recomputes, " interleave=2" when interleaved, " sp" with sequence
+  /// parallelism): the key configurations
   /// are sorted by when their throughputs tie, and the form the table prints.
   std::string str() const;
 
@@ -136,6 +140,11 @@ struct SpaceOptions {
   /// 1F1B; more chunks mean more point-to-point transfers and stash, so the
   /// default is plain 1F1B; the user opts in).
   std::vector<int64_t> interleaves = {1};
+  /// Sequence parallelism settings to try (only with tp > 1). It saves
+  /// activation memory at about the same communication, so the default
+  /// space leaves it off (one program per configuration); the user opts in
+  /// with {false, true}.
+  std::vector<bool> sequenceParallels = {false};
   /// Only powers of two for dp, tp and pp (DistIR's grid).
   bool powersOfTwo = false;
   /// With one stage, also split the batch into microbatches (gradient

@@ -103,6 +103,18 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
       space.interleaves.push_back(v);
     }
   }
+  if (!command.sequenceParallels.empty()) {
+    space.sequenceParallels.clear();
+    for (const std::string &name : command.sequenceParallels) {
+      if (name != "false" && name != "true")
+        return !fail("--sequence-parallel: unknown value '" + name +
+                     "' (false or true)");
+      bool value = name == "true";
+      if (llvm::is_contained(space.sequenceParallels, value))
+        return !fail("--sequence-parallel: '" + name + "' given twice");
+      space.sequenceParallels.push_back(value);
+    }
+  }
   space.powersOfTwo = command.powersOfTwo;
   space.accumulateWithoutPipeline = command.accumulateWithoutPipeline;
   return true;

@@ -128,18 +128,26 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
          " --samples-per-step " + std::to_string(config.globalBatch);
 }
 
+/// What changes the program of a (dp, tp, pp) shape besides its batch: the
+/// recompute mode and sequence parallelism, in one key field.
+int getVariant(const Configuration &c) {
+  return int(c.recompute) * 2 + (c.sequenceParallel ? 1 : 0);
+}
+Recompute getVariantRecompute(int variant) { return Recompute(variant / 2); }
+bool getVariantSequenceParallel(int variant) { return variant % 2 != 0; }
+
 /// A template: model, dp, tp, pp, microbatch size, microbatches, the
 /// schedule when the template is the whole program of two microbatches, the
-/// recompute mode and the model chunks per stage.
+/// variant (getVariant) and the model chunks per stage.
 using TemplateKey = std::tuple<size_t, int64_t, int64_t, int64_t, int64_t,
                                int64_t, int, int, int64_t>;
 /// A stage cut: what its ops are timed on (model, microbatch size, the
-/// template's microbatch count, recompute mode, dp: the step of one batch;
-/// then tp), then pp x interleave (the chunks; stage = chunk mod pp). dp is 1
-/// but for a model pinned to its batch (a .mlir file): the times per microbatch
-/// are those of one replica (data parallelism only adds the once-per-step
-/// gradient reduction, which the cut leaves out), and one replica's trial has
-/// dp times fewer devices.
+/// template's microbatch count, variant (getVariant), dp: the step of one
+/// batch; then tp), then pp x interleave (the chunks; stage = chunk mod pp). dp
+/// is 1 but for a model pinned to its batch (a .mlir file): the times per
+/// microbatch are those of one replica (data parallelism only adds the
+/// once-per-step gradient reduction, which the cut leaves out), and one
+/// replica's trial has dp times fewer devices.
 using CutKey =
     std::tuple<size_t, int64_t, int64_t, int, int64_t, int64_t, int64_t>;
 
@@ -151,23 +159,17 @@ TemplateKey getTemplateKey(size_t model, const Configuration &c, bool whole) {
   whole |= c.interleave > 1;
   int64_t count = whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
   int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
-  return TemplateKey{model,
-                     c.dp,
-                     c.tp,
-                     c.pp,
-                     c.getMicrobatchSize(),
-                     count,
-                     schedule,
-                     int(c.recompute),
-                     c.interleave};
+  return TemplateKey{
+      model, c.dp,     c.tp,          c.pp,        c.getMicrobatchSize(),
+      count, schedule, getVariant(c), c.interleave};
 }
 
 /// One single-stage, single-microbatch build per (dp, tp, global batch)
 /// bounds every microbatch count (Compose.h): it is also the whole program
 /// of the configuration without pipeline and microbatches.
 TemplateKey getReplicaKey(size_t model, const Configuration &c) {
-  return TemplateKey{
-      model, c.dp, c.tp, 1, c.globalBatch / c.dp, 1, 0, int(c.recompute), 1};
+  return TemplateKey{model, c.dp, c.tp,          1, c.globalBatch / c.dp,
+                     1,     0,    getVariant(c), 1};
 }
 
 /// The cut of the configuration's template: the stage cut balances time per
@@ -178,7 +180,7 @@ CutKey getCutKey(const std::vector<ModelSource> &models, size_t model,
   return CutKey{model,
                 c.getMicrobatchSize(),
                 std::min<int64_t>(c.microbatches, 2),
-                int(c.recompute),
+                getVariant(c),
                 pinned ? c.dp : 1,
                 c.tp,
                 c.pp * c.interleave};
@@ -434,18 +436,19 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
   runParallel(
       keys.size(), threads,
       [&](unsigned thread, size_t i) {
-        auto [model, dp, tp, pp, size, count, schedule, recompute, interleave] =
+        auto [model, dp, tp, pp, size, count, schedule, variant, interleave] =
             keys[i];
         bool pinned = models[model].kind == ModelSource::Kind::File;
         auto times =
-            cutTimes.find({model, size, count, recompute, pinned ? dp : 1, tp});
+            cutTimes.find({model, size, count, variant, pinned ? dp : 1, tp});
         StatusOr<std::shared_ptr<const PipelineTemplate>> stage =
             getWorker(thread, model)
                 .buildTemplate(dp, tp, pp, size, count, Schedule(schedule),
-                               Recompute(recompute), interleave,
+                               getVariantRecompute(variant), interleave,
                                pp > 1 && times != cutTimes.end()
                                    ? llvm::ArrayRef<double>(times->second)
-                                   : llvm::ArrayRef<double>());
+                                   : llvm::ArrayRef<double>(),
+                               getVariantSequenceParallel(variant));
         if (stage)
           built[i] = *stage;
         else
@@ -490,14 +493,15 @@ void SearchDriver::buildStageCuts() {
           while (end < stepBegin[step + 1] &&
                  getTimingKey(cutKeys[end]) == getTimingKey(cutKeys[begin]))
             ++end;
-          auto [model, size, count, recompute, dp, tp, pp] = cutKeys[begin];
+          auto [model, size, count, variant, dp, tp, pp] = cutKeys[begin];
           std::vector<int64_t> stageCounts;
           for (size_t i = begin; i < end; ++i)
             stageCounts.push_back(std::get<6>(cutKeys[i]));
           Worker::StageCuts stageCuts =
               getWorker(thread, model)
-                  .getStageCuts(dp, tp, size, count, Recompute(recompute),
-                                stageCounts);
+                  .getStageCuts(dp, tp, size, count,
+                                getVariantRecompute(variant), stageCounts,
+                                getVariantSequenceParallel(variant));
           times[begin] = std::move(stageCuts.times);
           for (size_t i = begin; i < end; ++i)
             built[i] = std::move(stageCuts.stageOfLayer[i - begin]);

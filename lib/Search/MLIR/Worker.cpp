@@ -83,6 +83,8 @@ PassStep getParallelizeStep(const Configuration &config,
     options += " cluster=" + clusterSpec;
   if (searchOptions.scatterGather && config.tp > 1 && config.pp > 1)
     options += " scatter-gather=true";
+  if (config.sequenceParallel)
+    options += " sequence-parallel=true";
   return {"dist-parallelize", options};
 }
 
@@ -432,9 +434,11 @@ StatusOr<ModelFacts> Worker::extractFacts(int64_t batch) {
 }
 
 /// dist-parallelize's annotation of its mesh, without a layout map.
-static LogicalResult annotateAsParallelize(func::FuncOp func,
-                                           dist::MeshOp mesh) {
-  return dist::annotateDataAndTensorParallel(func, mesh);
+static auto annotateAsParallelize(bool sequenceParallel) {
+  return [sequenceParallel](func::FuncOp func, dist::MeshOp mesh) {
+    return dist::annotateDataAndTensorParallel(func, mesh, nullptr,
+                                               sequenceParallel);
+  };
 }
 
 Status Worker::parallelize(ModuleOp module, const Configuration &config,
@@ -452,8 +456,9 @@ Status Worker::parallelize(ModuleOp module, const Configuration &config,
   pipelineOptions->measuredTimes.assign(cutTimes.begin(), cutTimes.end());
   pipelineOptions->scatterGather = options.scatterGather;
   if (failed(dist::checkBatchSplit(func, config.dp, config.microbatches)) ||
-      failed(dist::pipelineFunction(func, *mesh, *pipelineOptions,
-                                    annotateAsParallelize)))
+      failed(dist::pipelineFunction(
+          func, *mesh, *pipelineOptions,
+          annotateAsParallelize(config.sequenceParallel))))
     return Status::error(errors.take());
   return Status::success();
 }
@@ -462,12 +467,13 @@ StatusOr<std::shared_ptr<const PipelineTemplate>>
 Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
                       int64_t microbatchSize, int64_t numMicrobatches,
                       Schedule schedule, Recompute recompute,
-                      int64_t interleave, llvm::ArrayRef<double> cutTimes) {
+                      int64_t interleave, llvm::ArrayRef<double> cutTimes,
+                      bool sequenceParallel) {
   Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
                        dp,           tp,
                        pp,           numMicrobatches,
                        schedule,     recompute,
-                       interleave};
+                       interleave,   sequenceParallel};
   DISTIR_ASSIGN_OR_RETURN(ModuleOp step,
                           getTrainingStep(config.globalBatch, recompute));
   OwningOpRef<ModuleOp> module = step.clone();
@@ -490,7 +496,8 @@ Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
                                        int64_t microbatchSize,
                                        int64_t numMicrobatches,
                                        Recompute recompute,
-                                       llvm::ArrayRef<int64_t> stageCounts) {
+                                       llvm::ArrayRef<int64_t> stageCounts,
+                                       bool sequenceParallel) {
   StageCuts result;
   auto failAll = [&](Status status) {
     result.stageOfLayer.assign(stageCounts.size(), status);
@@ -514,7 +521,7 @@ Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
   if (cutOptions->opTimer && mostStages > 1) {
     FailureOr<llvm::DenseMap<Operation *, double>> measured =
         dist::measureMicrobatchTimes(func, *mesh, *cutOptions,
-                                     annotateAsParallelize);
+                                     annotateAsParallelize(sequenceParallel));
     if (failed(measured))
       return failAll(Status::error(errors.take()));
     for (Operation &op : func.getBody().front().without_terminator())

@@ -89,10 +89,12 @@ public:
   /// stretches (Compose.h). `cutTimes`: the stage cut's times of this
   /// shape (getStageCuts), which spares the pass measuring them again.
   /// `interleave` > 1: the template's stages are the pp x interleave chunks.
+  /// `sequenceParallel`: dist-parallelize's sequence-parallel=true.
   StatusOr<std::shared_ptr<const PipelineTemplate>>
   buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
                 int64_t numMicrobatches, Schedule schedule, Recompute recompute,
-                int64_t interleave = 1, llvm::ArrayRef<double> cutTimes = {});
+                int64_t interleave = 1, llvm::ArrayRef<double> cutTimes = {},
+                bool sequenceParallel = false);
   /// dist-parallelize's stage cuts of one template shape: dp x tp devices,
   /// microbatches of `microbatchSize` samples per replica, `numMicrobatches`
   /// of them. The ops are timed once (the cut balances time per microbatch,
@@ -109,7 +111,8 @@ public:
   };
   StageCuts getStageCuts(int64_t dp, int64_t tp, int64_t microbatchSize,
                          int64_t numMicrobatches, Recompute recompute,
-                         llvm::ArrayRef<int64_t> stageCounts);
+                         llvm::ArrayRef<int64_t> stageCounts,
+                         bool sequenceParallel = false);
 
 private:
   /// The .mlir model, checked to have one function with a body.
