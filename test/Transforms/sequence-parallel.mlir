@@ -79,3 +79,8 @@
 // RUN: dist-gen gpt --layers 1 --hidden 16 --heads 4 --seq 6 --vocab 32 --batch 2 | dist-opt --dist-autodiff=optimizer=adam -o %t.seq6.mlir
 // RUN: not dist-opt %t.seq6.mlir --dist-parallelize="tp=4 sequence-parallel=true" 2>&1 | FileCheck %s --check-prefix=SEQ
 // SEQ: error: 'dist.add' op sequence-parallel=true: tp=4 cannot split the sequence: dimension 1 of size 6 is not divisible into 4 shards
+// An MLP's tokens are its batch: split by tp, microbatches cannot split it
+// again.
+// RUN: dist-gen mlp --layers 4 --hidden 8 --batch 8 | dist-opt --dist-autodiff=optimizer=adam -o %t.mlp.mlir
+// RUN: not dist-opt %t.mlp.mlir --dist-parallelize="tp=2 pp=2 microbatches=2 sequence-parallel=true" 2>&1 | FileCheck %s --check-prefix=MICRO
+// MICRO: error: 'dist.reduce_scatter' op needs the whole batch dimension; it cannot be split into microbatches (sequence-parallel=true splits the tokens, which are this model's batch)

@@ -18,6 +18,7 @@
 
 #include "PipelineUtils.h"
 
+#include "distir/Dialect/Dist/IR/SequenceParallel.h"
 #include "distir/Dialect/Dist/IR/ShardingRule.h"
 #include "distir/Dialect/Dist/Transforms/Pipeline.h"
 
@@ -456,10 +457,18 @@ LogicalResult PipelineSplitter::splitOp(
       splittable = true;
       resultInterleaved = false;
     }
-    if (!splittable)
-      return opError(op)
-             << "needs the whole batch dimension; it cannot be split into "
-                "microbatches";
+    if (!splittable) {
+      InFlightDiagnostic diag =
+          opError(op) << "needs the whole batch dimension; it cannot be "
+                         "split into microbatches";
+      // A model whose tokens are its batch (an MLP) has its batch split by
+      // sequence parallelism.
+      if (op->getParentOfType<func::FuncOp>()->hasAttr(
+              kSequenceParallelAttrName))
+        diag << " (sequence-parallel=true splits the tokens, which are this "
+                "model's batch)";
+      return diag;
+    }
     // A microbatch of a gathered batch is no block of the reference batch.
     if (resultInterleaved &&
         isa<DropoutTrainOp, AttentionOp, AttentionGradOp>(op))
