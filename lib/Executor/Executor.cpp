@@ -11,6 +11,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 #include <unistd.h>
@@ -28,11 +29,14 @@ constexpr int kMaxCallDepth = 64;
 
 using TensorRef = std::shared_ptr<const HostTensor>;
 
-int64_t getDefaultMemoryLimit() {
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || pageSize <= 0)
-    return int64_t(8) << 30;
-  return static_cast<int64_t>(pages) / 4 * 3 * static_cast<int64_t>(pageSize);
+/// The bytes of `count` tensors of `type`, or nullopt past int64. Types the
+/// executor cannot hold count 0: running them fails with a better message.
+std::optional<int64_t> getTensorBytes(Type type, int64_t count) {
+  ElementType elementType;
+  std::vector<int64_t> shape;
+  if (!getHostTensorType(type, elementType, shape).ok())
+    return 0;
+  return getHostBytes(elementType, shape, count);
 }
 
 std::vector<int64_t> getDeviceIds(Type type) {
@@ -128,6 +132,21 @@ Status splitIntoBlocks(const HostTensor &tensor, int64_t dim, int64_t parts,
 }
 
 } // namespace
+
+std::optional<int64_t>
+getHostBytes(ElementType type, llvm::ArrayRef<int64_t> shape, int64_t count) {
+  std::optional<int64_t> bytes = getElementByteWidth(type);
+  for (int64_t dim : shape)
+    bytes = llvm::checkedMul(bytes.value_or(0), dim);
+  return bytes ? llvm::checkedMul(*bytes, count) : std::nullopt;
+}
+
+int64_t getHostMemoryLimit() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return int64_t(8) << 30;
+  return static_cast<int64_t>(pages) / 4 * 3 * static_cast<int64_t>(pageSize);
+}
 
 //===----------------------------------------------------------------------===//
 // Types and constants
@@ -235,14 +254,18 @@ Status getConstantTensor(Attribute value, HostTensor &tensor) {
 Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
     : module(module),
       maxLiveBytes(options.maxLiveBytes > 0 ? options.maxLiveBytes
-                                            : getDefaultMemoryLimit()) {}
+                                            : getHostMemoryLimit()) {}
+
+LogicalResult Interpreter::reportMemoryLimit(Operation *op) const {
+  return op->emitError() << "the program needs more than " << maxLiveBytes
+                         << " bytes of live values on the host";
+}
 
 LogicalResult Interpreter::define(Operation *op, Value value,
                                   PlacedValue placed, Environment &values) {
   int64_t bytes = placed.getByteSize();
   if (liveBytes + bytes > maxLiveBytes)
-    return op->emitError() << "the program needs more than " << maxLiveBytes
-                           << " bytes of live values on the host";
+    return reportMemoryLimit(op);
   liveBytes += bytes;
   values[value] = std::move(placed);
   return success();
@@ -340,6 +363,11 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
     return success();
   }
   if (auto constant = dyn_cast<ConstantOp>(op)) {
+    // Checked before the elements are materialized: a splat is small in the
+    // program and may be huge on the host.
+    std::optional<int64_t> bytes = getTensorBytes(constant.getType(), 1);
+    if (!bytes || liveBytes + *bytes > maxLiveBytes)
+      return reportMemoryLimit(op);
     HostTensor tensor;
     if (failed(report(op, getConstantTensor(constant.getValue(), tensor))))
       return failure();
@@ -378,7 +406,7 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
     std::vector<int64_t> shape;
   };
   std::vector<ResultType> resultTypes(op->getNumResults());
-  int64_t bytes = 0;
+  std::optional<int64_t> bytes = 0;
   for (auto [index, result] : llvm::enumerate(op->getResults())) {
     ResultType &type = resultTypes[index];
     if (Status status =
@@ -386,13 +414,13 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
         !status.ok())
       return op->emitOpError()
              << "result " << index << ": " << status.message();
-    bytes += getNumElements(type.shape) *
-             getElementByteWidth(type.elementType) *
-             static_cast<int64_t>(numDevices);
+    std::optional<int64_t> resultBytes =
+        getTensorBytes(result.getType(), static_cast<int64_t>(numDevices));
+    bytes = resultBytes ? llvm::checkedAdd(bytes.value_or(0), *resultBytes)
+                        : std::nullopt;
   }
-  if (liveBytes + bytes > maxLiveBytes)
-    return op->emitError() << "the program needs more than " << maxLiveBytes
-                           << " bytes of live values on the host";
+  if (!bytes || liveBytes + *bytes > maxLiveBytes)
+    return reportMemoryLimit(op);
 
   std::vector<const PlacedValue *> operands;
   for (Value operand : op->getOperands())

@@ -6,8 +6,10 @@
 #include "distir/Kernels/Npy.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -129,6 +131,37 @@ Status parseInputSpecs(const std::vector<std::string> &specs,
                          "' (arguments: " + names + ")");
   }
   return Status::success();
+}
+
+Status checkInputMemory(const std::vector<GlobalLayout> &layouts,
+                        int64_t limit) {
+  std::optional<int64_t> total = 0;
+  const GlobalLayout *largest = nullptr;
+  int64_t largestBytes = -1;
+  for (const GlobalLayout &layout : layouts) {
+    int64_t devices = std::max<int64_t>(layout.devices.size(), 1);
+    std::optional<int64_t> global =
+        getHostBytes(layout.elementType, layout.globalShape, 1);
+    std::optional<int64_t> placed =
+        getHostBytes(layout.elementType, layout.localShape, devices);
+    std::optional<int64_t> bytes =
+        global && placed ? llvm::checkedAdd(*global, *placed) : std::nullopt;
+    int64_t known = bytes.value_or(std::numeric_limits<int64_t>::max());
+    if (known > largestBytes) {
+      largest = &layout;
+      largestBytes = known;
+    }
+    total = bytes && total ? llvm::checkedAdd(*total, *bytes) : std::nullopt;
+  }
+  if (total && *total <= limit)
+    return Status::success();
+  std::string need =
+      total ? std::to_string(*total) + " bytes" : "more than 2^63 bytes";
+  return Status::error("the inputs need " + need +
+                       " of host memory (global tensors and their device "
+                       "blocks), more than the limit of " +
+                       std::to_string(limit) + " bytes; the largest is " +
+                       describe(*largest));
 }
 
 Status makeInputs(func::FuncOp func, const std::vector<GlobalLayout> &layouts,

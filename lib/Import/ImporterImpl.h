@@ -55,6 +55,15 @@ Status getIntegerValues(const HostTensor &tensor,
 /// on one line: control characters quoted from the model are escaped.
 std::string formatModelError(llvm::StringRef path, llvm::StringRef message);
 
+/// Constants the importer computes itself (ConstantOfShape, masks, shape
+/// computations evaluated at import time) are held twice, as a HostTensor
+/// and as an attribute: larger than this, the import fails naming the node
+/// instead of exhausting the host. Models keep big tensors as initializers.
+constexpr int64_t kMaxFoldedBytes = int64_t(1) << 30;
+/// Fails unless a `type` tensor of `shape` is valid and at most
+/// kMaxFoldedBytes.
+Status checkFoldedSize(const std::vector<int64_t> &shape, ElementType type);
+
 /// Parses a binary or textual ModelProto.
 Status parseModel(llvm::StringRef contents, onnx::ModelProto &model);
 

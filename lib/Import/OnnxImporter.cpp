@@ -620,6 +620,10 @@ StatusOr<const HostTensor *> GraphImporter::evaluate(Value root) {
         return Status::error(
             "'" + op->getName().getStringRef().str() +
             "' has a result of unknown shape: " + status.message());
+      if (Status size = checkFoldedSize(shape, elementType); !size.ok())
+        return Status::error("evaluating '" +
+                             op->getName().getStringRef().str() +
+                             "' at import time: " + size.message());
       computed.emplace_back(elementType, shape);
       results.push_back(&computed.back());
       local[result] = &computed.back();

@@ -263,6 +263,8 @@ LogicalResult convertLayerNormalization(NodeImporter &n) {
     if (Status status = getHostTensorType(scale.getType(), elementType, shape);
         !status.ok())
       return n.error("without a bias input, the scale needs a static shape");
+    if (Status status = checkFoldedSize(shape, elementType); !status.ok())
+      return n.error(status.message());
     ASSIGN_OR_RETURN(zeros, n.createConstant(HostTensor(elementType, shape)));
     bias = zeros;
   }
@@ -358,7 +360,10 @@ LogicalResult convertDropout(NodeImporter &n) {
     return n.error("the mask output needs a static input shape: " +
                    status.message());
   // Dropout-7 returns the mask in the input's type, later versions as bool.
-  HostTensor ones(n.version >= 10 ? ElementType::I1 : maskType, shape);
+  ElementType onesType = n.version >= 10 ? ElementType::I1 : maskType;
+  if (Status status = checkFoldedSize(shape, onesType); !status.ok())
+    return n.error("the mask output: " + status.message());
+  HostTensor ones(onesType, shape);
   ones.fill(1.0);
   ASSIGN_OR_RETURN(mask, n.createConstant(ones));
   n.setOutput(1, mask);
@@ -913,7 +918,7 @@ LogicalResult convertConstantOfShape(NodeImporter &n) {
   if (fillValue.getNumElements() != 1)
     return n.error("value must hold one element");
   std::vector<int64_t> shape(shapeValues.begin(), shapeValues.end());
-  if (Status status = checkShape(shape, fillValue.getElementType());
+  if (Status status = checkFoldedSize(shape, fillValue.getElementType());
       !status.ok())
     return n.error(status.message());
   HostTensor filled(fillValue.getElementType(), shape);

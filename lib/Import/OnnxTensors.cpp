@@ -328,6 +328,19 @@ Status distir::onnx_import::tensorFromProto(const onnx::TensorProto &proto,
   return Status::error(name + ": " + status.message());
 }
 
+Status distir::onnx_import::checkFoldedSize(const std::vector<int64_t> &shape,
+                                            ElementType type) {
+  DISTIR_RETURN_IF_ERROR(checkShape(shape, type));
+  int64_t bytes = getNumElements(shape) * getElementByteWidth(type);
+  if (bytes <= kMaxFoldedBytes)
+    return Status::success();
+  return Status::error(
+      std::string("a constant of ") + getElementTypeName(type) + " " +
+      formatShape(shape) + " (" + std::to_string(bytes) +
+      " bytes) is more than the " + std::to_string(kMaxFoldedBytes) +
+      " bytes the importer computes at import time");
+}
+
 DenseElementsAttr distir::onnx_import::getElementsAttr(const HostTensor &tensor,
                                                        RankedTensorType type) {
   if (tensor.getElementType() == ElementType::I1) {

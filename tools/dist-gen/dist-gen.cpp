@@ -110,6 +110,7 @@ static std::string findOption(ArrayRef<cl::opt<int64_t> *> options,
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  distir::installOutOfMemoryHandler("dist-gen");
   distir::registerDebugOptions();
   // LLVM's own options (registered for every subcommand) are noise here.
   for (cl::SubCommand *sub :

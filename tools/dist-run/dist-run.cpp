@@ -111,6 +111,7 @@ void check(const Status &status) {
 /// rest generated from the seed.
 std::vector<HostTensor> makeInputs(func::FuncOp func,
                                    const std::vector<GlobalLayout> &layouts) {
+  check(checkInputMemory(layouts, getHostMemoryLimit()));
   InputSources sources;
   check(parseInputSpecs(inputFiles, layouts, sources.npyFiles));
   if (!weightsFile.empty())
@@ -224,6 +225,7 @@ bool runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  distir::installOutOfMemoryHandler("dist-run");
   distir::registerDebugOptions();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,

@@ -155,6 +155,7 @@ static cl::opt<cl::boolOrDefault>
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  distir::installOutOfMemoryHandler("dist-search");
   distir::keepFreedMemoryForReuse();
   distir::registerDebugOptions();
   cl::opt<int> &threads = getThreadsOption();

@@ -63,6 +63,7 @@ static cl::opt<unsigned>
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  distir::installOutOfMemoryHandler("dist-sim");
   distir::keepFreedMemoryForReuse();
   distir::registerDebugOptions();
   cl::HideUnrelatedOptions(simCategory);

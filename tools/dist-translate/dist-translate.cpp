@@ -97,6 +97,7 @@ static bool parseShape(StringRef text, std::vector<int64_t> &shape) {
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
+  distir::installOutOfMemoryHandler("dist-translate");
   distir::registerDebugOptions();
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();

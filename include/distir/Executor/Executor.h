@@ -47,6 +47,15 @@ Status getHostTensorType(mlir::Type type, ElementType &elementType,
 /// Materializes a constant's elements (dense elements of a supported type).
 Status getConstantTensor(mlir::Attribute value, HostTensor &tensor);
 
+/// The bytes of `count` host tensors of `type` and `shape`, or nullopt when
+/// they overflow int64 (more than any host holds).
+std::optional<int64_t>
+getHostBytes(ElementType type, llvm::ArrayRef<int64_t> shape, int64_t count);
+
+/// The default bound on the executor's host memory: three quarters of
+/// physical memory.
+int64_t getHostMemoryLimit();
+
 struct InterpreterOptions {
   /// Upper bound on the bytes of live values; a program that needs more
   /// fails with an error instead of exhausting the host. 0: three quarters
@@ -79,6 +88,8 @@ private:
   mlir::LogicalResult runGroupRank(mlir::Operation *op, Environment &values);
   mlir::LogicalResult define(mlir::Operation *op, mlir::Value value,
                              PlacedValue placed, Environment &values);
+  /// "the program needs more than N bytes of live values", at `op`.
+  mlir::LogicalResult reportMemoryLimit(mlir::Operation *op) const;
 
   mlir::ModuleOp module;
   int64_t maxLiveBytes;

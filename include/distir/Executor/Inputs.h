@@ -65,6 +65,12 @@ struct InputSources {
   uint64_t seed = 0;
 };
 
+/// Fails, before anything is read or generated, when the inputs of
+/// `layouts` need more than `limit` bytes of host memory: dist-run holds each
+/// global tensor and its blocks on the devices.
+Status checkInputMemory(const std::vector<GlobalLayout> &layouts,
+                        int64_t limit);
+
 /// The global inputs of `func` (whose arguments are `layouts`): --input
 /// files first, then initializers, the rest generated from the seed. The
 /// error names the specification, the file or the argument.

@@ -4,7 +4,8 @@
 // "--rtol 1e-3 ... --rtol 0" silently drops the first. The tools refuse a
 // repeated scalar option instead; lists (cl::list, ZeroOrMore) still take
 // every occurrence. An output stream that failed (a full disk, /dev/full)
-// must end the tool with an error naming the file, not exit 0.
+// must end the tool with an error naming the file, not exit 0, and a failed
+// allocation with one line, not a stack dump.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,13 +13,16 @@
 #define DISTIR_SUPPORT_COMMANDLINE_H
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
+#include <unistd.h>
 
 namespace distir {
 
@@ -32,10 +36,29 @@ inline void rejectRepeatedOptions(llvm::StringRef tool) {
         option->getNumOccurrences() <= 1 || option->isPositional())
       continue;
     llvm::WithColor::error(llvm::errs(), tool)
-        << "option '--" << entry.first << "' given "
-        << option->getNumOccurrences() << " times (it takes one value)\n";
+        << "option '" << (entry.first.size() == 1 ? "-" : "--") << entry.first
+        << "' given " << option->getNumOccurrences()
+        << " times (it takes one value)\n";
     std::exit(1);
   }
+}
+
+/// Ends the tool with "<tool>: error: out of memory" and exit code 1 when an
+/// allocation fails, instead of LLVM's "LLVM ERROR: out of memory", a stack
+/// dump and an abort. `tool` must outlive the process (a string literal).
+inline void installOutOfMemoryHandler(const char *tool) {
+  llvm::install_bad_alloc_error_handler(
+      [](void *userData, const char *, bool) {
+        // Nothing may allocate here: write(2) the fixed parts.
+        const char *name = static_cast<const char *>(userData);
+        auto put = [](const char *text) {
+          (void)!::write(2, text, std::strlen(text));
+        };
+        put(name);
+        put(": error: out of memory (an allocation failed)\n");
+        ::_exit(1);
+      },
+      const_cast<char *>(tool));
 }
 
 /// "<path>: not a regular file" when `path` names a device, a FIFO or a
