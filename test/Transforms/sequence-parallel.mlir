@@ -84,3 +84,8 @@
 // RUN: dist-gen mlp --layers 4 --hidden 8 --batch 8 | dist-opt --dist-autodiff=optimizer=adam -o %t.mlp.mlir
 // RUN: not dist-opt %t.mlp.mlir --dist-parallelize="tp=2 pp=2 microbatches=2 sequence-parallel=true" 2>&1 | FileCheck %s --check-prefix=MICRO
 // MICRO: error: 'dist.reduce_scatter' op needs the whole batch dimension; it cannot be split into microbatches (sequence-parallel=true splits the tokens, which are this model's batch)
+// The activations are found from the data arguments: without roles there
+// is nothing to go by.
+// RUN: sed 's/, dist.role = "[a-z_]*"//g' %t.mlp.mlir > %t.noroles.mlir
+// RUN: not dist-opt %t.noroles.mlir --dist-tensor-parallel="tp=2 sequence-parallel=true" 2>&1 | FileCheck %s --check-prefix=ROLES
+// ROLES: error: sequence-parallel=true needs the data arguments marked with dist.role = "data"

@@ -121,6 +121,13 @@ LogicalResult mlir::dist::annotateSequenceParallel(func::FuncOp func,
     return func.emitError() << "sequence-parallel=true needs a \"" << axisName
                             << "\" axis of more than one device on mesh @"
                             << meshOp.getSymName();
+  // The activations are found from the data arguments' batch.
+  bool hasData = llvm::any_of(
+      llvm::seq<unsigned>(0, func.getNumArguments()),
+      [&](unsigned i) { return getArgRole(func, i) == Role::Data; });
+  if (!hasData)
+    return func.emitError() << "sequence-parallel=true needs the data "
+                               "arguments marked with dist.role = \"data\"";
   func->setAttr(kSequenceParallelAttrName,
                 StringAttr::get(func.getContext(), axisName));
   return success();
