@@ -21,11 +21,11 @@ namespace {
 
 using BlockKey = std::vector<int64_t>;
 
-LogicalResult getGlobalLayout(func::FuncOp func, Type type,
-                              DictionaryAttr attributes,
-                              const std::string &what,
-                              const std::string &defaultName,
-                              GlobalLayout &layout) {
+LogicalResult getBlockLayout(func::FuncOp func, Type type,
+                             DictionaryAttr attributes, ShardingAttr sharding,
+                             const std::string &what,
+                             const std::string &defaultName,
+                             GlobalLayout &layout) {
   layout = GlobalLayout();
   layout.name = defaultName;
   if (attributes) {
@@ -47,10 +47,6 @@ LogicalResult getGlobalLayout(func::FuncOp func, Type type,
   layout.blockOffsets.assign(numDevices, std::vector<int64_t>(rank, 0));
   layout.partialRanks.assign(numDevices, 0);
 
-  ShardingAttr sharding =
-      attributes
-          ? attributes.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
-          : ShardingAttr();
   // On an unplaced value a sharding is only a request to the partitioner.
   if (!sharding || numDevices == 0)
     return success();
@@ -99,6 +95,91 @@ LogicalResult getGlobalLayout(func::FuncOp func, Type type,
     return func.emitOpError() << what << " ('" << layout.name
                               << "'): global shape: " << status.message();
   return success();
+}
+
+/// The layout of a placed argument or result: the blocks its sharding
+/// gives, each split further into flat parts for a `dist.flat_shard`.
+LogicalResult getGlobalLayout(func::FuncOp func, Type type,
+                              DictionaryAttr attributes,
+                              const std::string &what,
+                              const std::string &defaultName,
+                              GlobalLayout &layout) {
+  auto emitError = [&] { return func.emitOpError() << what << ": "; };
+  FailureOr<std::optional<FlatShard>> flat =
+      getFlatShard(attributes, emitError);
+  if (failed(flat))
+    return failure();
+  ShardingAttr sharding =
+      attributes
+          ? attributes.getAs<ShardingAttr>(DistDialect::kShardingAttrName)
+          : ShardingAttr();
+  DevicesAttr devices = getPlacement(type);
+  if (!*flat || !devices)
+    return getBlockLayout(func, type, attributes, sharding, what, defaultName,
+                          layout);
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  MeshOp meshOp;
+  if (auto meshName =
+          func->getAttrOfType<FlatSymbolRefAttr>(DistDialect::kMeshAttrName))
+    meshOp = SymbolTable::lookupNearestSymbolFrom<MeshOp>(func, meshName);
+  if (!meshOp)
+    return emitError() << "a flat shard needs the function's dist.mesh";
+  Mesh mesh = Mesh::fromOp(meshOp);
+  std::optional<int64_t> axis = mesh.getAxisIndex((*flat)->axis);
+  if (!axis)
+    return emitError() << "flat shard over unknown mesh axis \""
+                       << (*flat)->axis << "\"";
+  auto blockType = RankedTensorType::get((*flat)->blockShape,
+                                         tensor.getElementType(), devices);
+  if (failed(getBlockLayout(func, blockType, attributes, (*flat)->sharding,
+                            what, defaultName, layout)))
+    return failure();
+  int64_t parts = mesh.getAxisSize(*axis);
+  int64_t elements = blockType.getNumElements();
+  if (tensor.getRank() != 1 ||
+      tensor.getDimSize(0) != llvm::divideCeil(elements, parts))
+    return emitError() << "a flat shard of a block of " << elements
+                       << " elements over " << parts
+                       << " devices has type tensor<"
+                       << llvm::divideCeil(elements, parts) << ">, not "
+                       << type;
+  layout.flatParts = parts;
+  for (int64_t device : layout.devices)
+    layout.flatRanks.push_back(mesh.getRankAlong(device, {*axis}));
+  return success();
+}
+
+/// Where device `i`'s value lies: its block's offsets, then its flat part.
+BlockKey getKey(const GlobalLayout &layout, size_t i) {
+  BlockKey key = layout.blockOffsets[i];
+  if (layout.flatParts > 0)
+    key.push_back(layout.flatRanks[i]);
+  return key;
+}
+
+/// Part `rank` of `block` flattened and zero-padded to `parts` equal parts.
+Status takeFlatPart(const HostTensor &block, int64_t parts, int64_t rank,
+                    HostTensor &part) {
+  int64_t elements = block.getNumElements();
+  int64_t size = llvm::divideCeil(elements, parts);
+  HostTensor flat, padded;
+  DISTIR_RETURN_IF_ERROR(k::reshape(block, {elements}, flat));
+  DISTIR_RETURN_IF_ERROR(
+      k::pad(flat, {0}, {size * parts - elements}, {0}, padded));
+  return k::slice(padded, {rank * size}, {(rank + 1) * size}, {1}, part);
+}
+
+/// The block the flat parts `parts` (in rank order) make, padding dropped.
+Status joinFlatParts(const k::TensorList &parts,
+                     const std::vector<int64_t> &blockShape,
+                     HostTensor &block) {
+  int64_t elements = 1;
+  for (int64_t size : blockShape)
+    elements *= size;
+  HostTensor padded, flat;
+  DISTIR_RETURN_IF_ERROR(k::concat(parts, 0, padded));
+  DISTIR_RETURN_IF_ERROR(k::slice(padded, {0}, {elements}, {1}, flat));
+  return k::reshape(flat, blockShape, block);
 }
 
 /// Per block: the lowest partial rank among the devices holding it.
@@ -167,7 +248,8 @@ Status distributeGlobal(const HostTensor &global, const GlobalLayout &layout,
     const BlockKey &offsets = layout.blockOffsets[i];
     const bool owner = layout.partialRanks[i] == owners[offsets];
     auto &cache = owner ? blocks : zeros;
-    auto it = cache.find(offsets);
+    BlockKey key = getKey(layout, i);
+    auto it = cache.find(key);
     if (it == cache.end()) {
       HostTensor block(layout.elementType, layout.localShape);
       if (owner) {
@@ -177,8 +259,14 @@ Status distributeGlobal(const HostTensor &global, const GlobalLayout &layout,
         DISTIR_RETURN_IF_ERROR(
             k::slice(global, offsets, limits, strides, block));
       }
+      if (layout.flatParts > 0) {
+        HostTensor part;
+        DISTIR_RETURN_IF_ERROR(
+            takeFlatPart(block, layout.flatParts, layout.flatRanks[i], part));
+        block = std::move(part);
+      }
       it = cache
-               .emplace(offsets,
+               .emplace(key,
                         std::make_shared<const HostTensor>(std::move(block)))
                .first;
     }
@@ -197,7 +285,7 @@ Status assembleGlobal(const PlacedValue &value, const GlobalLayout &layout,
   std::map<BlockKey, std::map<int64_t, size_t>> holders;
   for (size_t i = 0; i < value.devices.size(); ++i) {
     auto [it, inserted] =
-        holders[layout.blockOffsets[i]].try_emplace(layout.partialRanks[i], i);
+        holders[getKey(layout, i)].try_emplace(layout.partialRanks[i], i);
     if (inserted)
       continue;
     const size_t first = it->second;
@@ -211,12 +299,31 @@ Status assembleGlobal(const PlacedValue &value, const GlobalLayout &layout,
                            " differ (max_abs_err " +
                            formatError(difference.maxAbsErr) + ")");
   }
-  if (static_cast<int64_t>(holders.size()) != layout.numBlocks)
+  const int64_t parts = std::max<int64_t>(layout.flatParts, 1);
+  if (static_cast<int64_t>(holders.size()) != layout.numBlocks * parts)
     return Status::error("'" + layout.name + "': its devices hold " +
                          std::to_string(holders.size()) + " of the " +
-                         std::to_string(layout.numBlocks) +
+                         std::to_string(layout.numBlocks * parts) +
                          " blocks of the global tensor");
   HostTensor result(layout.elementType, layout.globalShape);
+  if (layout.flatParts > 0) {
+    // Keys sort by block offsets, then flat rank: each block's parts are
+    // consecutive and in order.
+    k::TensorList flatParts;
+    for (const auto &[key, partials] : holders) {
+      flatParts.push_back(value.locals[partials.begin()->second].get());
+      if (static_cast<int64_t>(flatParts.size()) < parts)
+        continue;
+      HostTensor block;
+      DISTIR_RETURN_IF_ERROR(
+          joinFlatParts(flatParts, layout.localShape, block));
+      BlockKey offsets(key.begin(), key.end() - 1);
+      DISTIR_RETURN_IF_ERROR(k::insertSlice(block, offsets, result));
+      flatParts.clear();
+    }
+    global = std::move(result);
+    return Status::success();
+  }
   for (const auto &[offsets, partials] : holders) {
     k::TensorList parts;
     for (const auto &[rank, index] : partials)

@@ -5,7 +5,9 @@
 // with a `dist.sharding` attribute each device holds the block given by its
 // mesh coordinates along the axes that split each dim (replicated over the
 // other axes; summed over `partial` axes), without one the value is
-// replicated on its device set. Unplaced values are global as they are.
+// replicated on its device set. A `dist.flat_shard` (ZeRO) splits each
+// device's block further, flattened and padded, over one mesh axis. Unplaced
+// values are global as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +38,11 @@ struct GlobalLayout {
   int64_t numBlocks = 1;
   /// An upper bound for generated integer values (dist.bound), or 0.
   int64_t bound = 0;
+  /// ZeRO flat shards (`dist.flat_shard`, Layout.h): each device holds part
+  /// `flatRanks[i]` of the `flatParts` equal parts of its block flattened
+  /// and zero-padded; `localShape` is then the block's shape. 0: not flat.
+  int64_t flatParts = 0;
+  std::vector<int64_t> flatRanks;
 };
 
 /// Layouts of `func`'s arguments and results. Problems (dynamic shapes,

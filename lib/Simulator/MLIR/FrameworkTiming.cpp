@@ -174,8 +174,29 @@ forEachInIssueOrder(Block &body, const Framework &framework,
   return flushRun();
 }
 
+/// ZeRO's collectives outside the optimizer phase: stage 2's per-microbatch
+/// gradient reduce-scatters (backward, of a flattened gradient: sequence
+/// parallelism's reduce-scatters split activations of rank 3) and stage 3's
+/// parameter all-gathers, which read a parameter shard argument.
+static bool isShardedStateCollective(Operation *op) {
+  if (auto scatter = dyn_cast<dist::ReduceScatterOp>(op))
+    return dist::getPhase(op) == dist::Phase::Backward &&
+           cast<RankedTensorType>(scatter.getType()).getRank() == 1;
+  auto gather = dyn_cast<dist::AllGatherOp>(op);
+  auto arg =
+      gather ? dyn_cast<BlockArgument>(gather.getInput()) : BlockArgument();
+  if (!arg)
+    return false;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return func &&
+         dist::getArgRole(func, arg.getArgNumber()) == dist::Role::Parameter;
+}
+
 Stream getCollectiveStream(Operation *op, const Framework &framework) {
-  if (dist::getPhase(op) == dist::Phase::Optimizer)
+  // Overlapped like the gradient all-reduces (Megatron-LM's
+  // --overlap-grad-reduce and --overlap-param-gather).
+  if (dist::getPhase(op) == dist::Phase::Optimizer ||
+      isShardedStateCollective(op))
     return framework.gradientReduce == GradientReduce::Overlapped
                ? Stream::Gradient
                : Stream::Compute;

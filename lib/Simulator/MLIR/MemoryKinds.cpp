@@ -84,6 +84,14 @@ llvm::DenseMap<Operation *, BufferRole> classifyBuffers(func::FuncOp func) {
     if (phase == dist::Phase::Optimizer) {
       // fp32 copies of gradients (mixed precision's main grads) count as
       // gradients; the other optimizer temporaries as other.
+      // ZeRO-1's reduce-scatter leaves each rank its part of the gradient
+      // buffer, in place (Megatron-LM's distributed optimizer).
+      if (auto scatter = dyn_cast<dist::ReduceScatterOp>(op);
+          scatter && gradients.contains(scatter.getInput())) {
+        gradients.insert(scatter.getResult());
+        roles[&op] = {MemoryKind::Gradients, /*inPlace=*/true};
+        continue;
+      }
       auto cast = dyn_cast<dist::CastOp>(op);
       bool mainGrad = cast && gradients.contains(cast.getInput());
       if (mainGrad)

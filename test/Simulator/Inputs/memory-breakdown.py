@@ -1,9 +1,10 @@
 """Reads the memory breakdown of dist-sim reports (docs/dist-sim.md).
 
-memory-breakdown.py state REPORT BYTES_PER_ELEMENT
+memory-breakdown.py state REPORT BYTES_PER_ELEMENT [UNSHARDED_REPORT]
     Model state per parameter at the peak of device 0: weights, gradients
     and optimizer state bytes over the parameter count (weights bytes over
-    the parameters' element size); Adam's 4-byte step counter is left out.
+    the parameters' element size, in UNSHARDED_REPORT when given: ZeRO-3
+    shards the weights); Adam's 4-byte step counter is left out.
 memory-breakdown.py activations SMALL L_SMALL LARGE L_LARGE s b h a t FORM TOL
     Stashed activation bytes per layer of the marginal layer (LARGE minus
     SMALL, per layer) at device 0's peak against Korthikanti et al. 2022's
@@ -22,7 +23,8 @@ def peak(path):
 
 if sys.argv[1] == "state":
     at_peak, element = peak(sys.argv[2]), int(sys.argv[3])
-    parameters = at_peak["weights"] / element
+    unsharded = peak(sys.argv[4]) if len(sys.argv) > 4 else at_peak
+    parameters = unsharded["weights"] / element
     weights = at_peak["weights"] / parameters
     grads = at_peak["gradients"] / parameters
     state = (at_peak["optimizer_state"] - 4) / parameters

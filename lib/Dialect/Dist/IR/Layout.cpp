@@ -2,6 +2,8 @@
 
 #include "distir/Dialect/Dist/IR/Layout.h"
 
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -131,4 +133,39 @@ ShardingAttr mlir::dist::getShardingAttr(MLIRContext *ctx, StringRef meshName,
   for (int64_t axis : layout.partial)
     partial.push_back(mesh.getAxes()[axis]);
   return ShardingAttr::get(ctx, meshName, dims, partial);
+}
+
+FailureOr<std::optional<FlatShard>>
+mlir::dist::getFlatShard(DictionaryAttr attrs,
+                         function_ref<InFlightDiagnostic()> emitError) {
+  Attribute value = attrs ? attrs.get(kFlatShardAttrName) : Attribute();
+  if (!value)
+    return std::optional<FlatShard>();
+  auto dict = dyn_cast<DictionaryAttr>(value);
+  auto axis = dict ? dict.getAs<StringAttr>("axis") : StringAttr();
+  auto shape =
+      dict ? dict.getAs<DenseI64ArrayAttr>("shape") : DenseI64ArrayAttr();
+  Attribute sharding = dict ? dict.get("sharding") : Attribute();
+  if (!axis || !shape || (sharding && !isa<ShardingAttr>(sharding)) ||
+      llvm::any_of(shape.asArrayRef(), [](int64_t size) { return size < 0; })) {
+    emitError() << "'" << kFlatShardAttrName
+                << "' must be {axis = \"<mesh axis>\", shape = array<i64: "
+                   "...>, sharding = #dist.sharding<...> (optional)}";
+    return failure();
+  }
+  FlatShard shard{axis.getValue().str(), llvm::to_vector(shape.asArrayRef()),
+                  dyn_cast_or_null<ShardingAttr>(sharding)};
+  return std::optional<FlatShard>(std::move(shard));
+}
+
+DictionaryAttr mlir::dist::getFlatShardAttr(MLIRContext *ctx,
+                                            const FlatShard &shard) {
+  Builder builder(ctx);
+  SmallVector<NamedAttribute> entries{
+      builder.getNamedAttr("axis", builder.getStringAttr(shard.axis)),
+      builder.getNamedAttr("shape",
+                           builder.getDenseI64ArrayAttr(shard.blockShape))};
+  if (shard.sharding)
+    entries.push_back(builder.getNamedAttr("sharding", shard.sharding));
+  return builder.getDictionaryAttr(entries);
 }

@@ -54,18 +54,6 @@ int64_t getBytes(Value value) {
          ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8);
 }
 
-/// Copies the dist hints (stage, phase, microbatch, layer) of `from`, not
-/// its sharding (the new ops have other shapes).
-void copyHints(Operation *from, Operation *to) {
-  for (NamedAttribute attr : from->getDiscardableAttrs()) {
-    StringRef name = attr.getName().getValue();
-    if (isa_and_nonnull<DistDialect>(attr.getNameDialect()) &&
-        name != DistDialect::kShardingAttrName &&
-        name != DistDialect::kShardingsAttrName)
-      to->setAttr(attr.getName(), attr.getValue());
-  }
-}
-
 /// Replaces the members' reductions by one over their concatenation.
 void buildBucket(MutableArrayRef<Member> bucket, ArrayRef<Operation *> opAt) {
   Member *last = &bucket.front(), *first = &bucket.front();
@@ -98,27 +86,37 @@ void buildBucket(MutableArrayRef<Member> bucket, ArrayRef<Operation *> opAt) {
   auto concat = ConcatOp::create(builder, loc, flat, /*axis=*/0);
   if (hintsOfGradient)
     for (Value value : flat)
-      copyHints(hintsOfGradient, value.getDefiningOp());
+      copyDistHints(hintsOfGradient, value.getDefiningOp());
   if (hintsOfGradient)
-    copyHints(hintsOfGradient, concat);
+    copyDistHints(hintsOfGradient, concat);
 
   builder.setInsertionPoint(opAt[first->firstUse]);
   AllReduceOp model = first->reduction;
   auto reduced = AllReduceOp::create(builder, loc, concat, model.getGroups(),
                                      ReductionKind::sum);
-  copyHints(model, reduced);
+  copyDistHints(model, reduced);
   auto split = SplitOp::create(builder, loc, reduced, /*axis=*/0, sizes);
-  copyHints(model, split);
+  copyDistHints(model, split);
   for (auto [member, part] : llvm::zip_equal(bucket, split.getResults())) {
     auto shape = cast<RankedTensorType>(member.reduction.getType()).getShape();
     auto reshape = ReshapeOp::create(builder, loc, part, shape);
-    copyHints(model, reshape);
+    copyDistHints(model, reshape);
     member.reduction.replaceAllUsesWith(reshape.getResult());
     member.reduction.erase();
   }
 }
 
 } // namespace
+
+void mlir::dist::copyDistHints(Operation *from, Operation *to) {
+  for (NamedAttribute attr : from->getDiscardableAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (isa_and_nonnull<DistDialect>(attr.getNameDialect()) &&
+        name != DistDialect::kShardingAttrName &&
+        name != DistDialect::kShardingsAttrName)
+      to->setAttr(attr.getName(), attr.getValue());
+  }
+}
 
 void mlir::dist::bucketGradientReductions(func::FuncOp func,
                                           int64_t bucketBytes) {

@@ -53,6 +53,14 @@ struct ParallelizePass
                            << static_cast<int64_t>(tp);
       return signalPassFailure();
     }
+    if (failed(checkZeroStage(loc, zero, pp)))
+      return signalPassFailure();
+    if (zero > 0 && gradBucketMb > 0) {
+      mlir::emitError(loc) << "grad-bucket-mb cannot be combined with zero="
+                           << zero.getValue()
+                           << ": ZeRO reduce-scatters each gradient itself";
+      return signalPassFailure();
+    }
     std::optional<LayoutMap> layouts;
     if (!layoutMap.empty()) {
       FailureOr<LayoutMap> loaded =
@@ -80,8 +88,11 @@ struct ParallelizePass
       if (failed(checkBatchSplit(func, dp, microbatches)) ||
           failed(pipelineFunction(func, *meshOp, *options, annotate)))
         return signalPassFailure();
-    for (func::FuncOp func : funcs)
+    for (func::FuncOp func : funcs) {
+      if (failed(shardOptimizerOverDataParallel(func, *meshOp, "dp", zero)))
+        return signalPassFailure();
       bucketGradientReductions(func, getBucketBytes(gradBucketMb));
+    }
   }
 };
 

@@ -77,6 +77,31 @@ FailureOr<Layout> getLayout(ShardingAttr sharding, const Mesh &mesh,
 ShardingAttr getShardingAttr(MLIRContext *ctx, llvm::StringRef meshName,
                              const Mesh &mesh, const Layout &layout);
 
+/// ZeRO's flat shards (dist-zero): a function argument or result whose
+/// devices each hold one equal part, along mesh axis `axis`, of the row-major
+/// flattening of a block of `blockShape`, zero-padded to a multiple of the
+/// axis size (Megatron-LM's distributed optimizer and DeepSpeed shard flat,
+/// padded buffers so that any data-parallel degree works). The block is the
+/// one `sharding` gives the device (replicated when null). The function's
+/// type holds the part: `tensor<ceil(N / size)>`, N the block's elements.
+struct FlatShard {
+  std::string axis;
+  llvm::SmallVector<int64_t> blockShape;
+  ShardingAttr sharding;
+};
+
+/// Name of the argument/result attribute that marks a flat shard:
+/// `{axis = "dp", shape = array<i64: ...>, sharding = #dist.sharding<...>}`.
+inline constexpr llvm::StringLiteral kFlatShardAttrName = "dist.flat_shard";
+
+/// The flat shard an argument or result attribute dictionary declares, if
+/// any; an ill-formed `dist.flat_shard` is reported through `emitError`.
+FailureOr<std::optional<FlatShard>>
+getFlatShard(DictionaryAttr attrs,
+             llvm::function_ref<InFlightDiagnostic()> emitError);
+/// The `dist.flat_shard` value for `shard`.
+DictionaryAttr getFlatShardAttr(MLIRContext *ctx, const FlatShard &shard);
+
 } // namespace mlir::dist
 
 #endif // DISTIR_DIALECT_DIST_IR_LAYOUT_H

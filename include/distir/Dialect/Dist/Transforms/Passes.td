@@ -87,6 +87,33 @@ def DistDataParallel : Pass<"dist-data-parallel", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::dist::DistDialect"];
 }
 
+def DistZero : Pass<"dist-zero", "::mlir::ModuleOp"> {
+  let summary = "ZeRO 1/2/3 (Megatron-LM's distributed optimizer is stage 1)";
+  let description = [{
+    Data parallelism (as dist-data-parallel: the batch split over `axis`,
+    propagated and partitioned) with the optimizer sharded over the dp
+    groups in flat, zero-padded buffers, so that any dp works. Stage 1:
+    each gradient is reduce-scattered instead of all-reduced, every rank
+    updates its part of the parameters, fp32 master weights and moments
+    (the optimizer state arguments and results become flat shards,
+    `dist.flat_shard`), and the updated parameters are all-gathered.
+    Stage 2: the gradients are reduce-scattered per microbatch (after
+    dist-parallelize's split). Stage 3: the parameters are flat shards
+    too, all-gathered before each layer's forward and backward of every
+    microbatch and freed after their last use. See docs/zero.md.
+  }];
+  let options = [
+    Option<"stage", "stage", "int64_t", /*default=*/"1",
+           "ZeRO stage: 1 optimizer state, 2 also gradients, 3 also "
+           "parameters">,
+    Option<"dp", "dp", "int64_t", /*default=*/"0",
+           "Devices along the data-parallel axis (0: the mesh's size)">,
+    Option<"mesh", "mesh", "std::string", /*default=*/"\"world\"", "Mesh symbol">,
+    Option<"axis", "axis", "std::string", /*default=*/"\"dp\"", "Mesh axis">,
+  ];
+  let dependentDialects = ["::mlir::dist::DistDialect"];
+}
+
 def DistTensorParallel : Pass<"dist-tensor-parallel", "::mlir::ModuleOp"> {
   let summary = "Tensor parallelism: Megatron layouts or a layout map on tp";
   let description = [{
@@ -314,6 +341,10 @@ def DistParallelize : Pass<"dist-parallelize", "::mlir::ModuleOp"> {
            "Korthikanti et al.'s sequence parallelism (needs tp > 1): layer "
            "norms, dropouts and residuals split along the sequence over tp, "
            "reduce-scatter / all-gather in place of tp all-reduces">,
+    Option<"zero", "zero", "int64_t", /*default=*/"0",
+           "ZeRO stage over dp (as dist-zero): 1 optimizer state (Megatron-LM's "
+           "distributed optimizer), 2 also gradients (needs pp=1), 3 also "
+           "parameters (needs pp=1); 0: none">,
   ];
   let dependentDialects = ["::mlir::dist::DistDialect",
                            "::mlir::func::FuncDialect"];

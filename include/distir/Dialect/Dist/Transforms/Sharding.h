@@ -75,6 +75,22 @@ LogicalResult partitionFunction(func::FuncOp func,
 /// `bucketBytes` <= 0. The program computes the same values.
 void bucketGradientReductions(func::FuncOp func, int64_t bucketBytes);
 
+/// ZeRO stage `stage` (1 to 3) over mesh axis `axis` of a placed
+/// data-parallel `func` (Zero.cpp): gradients reduce-scattered in flat,
+/// padded parts, the optimizer run on each rank's part, optimizer state
+/// (stage 3: parameters too) kept as flat shards. Nothing for stage 0.
+LogicalResult shardOptimizerOverDataParallel(func::FuncOp func, MeshOp mesh,
+                                             llvm::StringRef axis,
+                                             int64_t stage);
+
+/// Checks a ZeRO stage option for a pipeline of `pp` stages: 0 to 3, and
+/// stages 2 and 3 only without pipelining (one-line errors at `loc`).
+LogicalResult checkZeroStage(Location loc, int64_t stage, int64_t pp);
+
+/// Copies the dist hints (stage, phase, microbatch, layer) of `from` onto
+/// `to`, not its shardings: for ops a rewrite adds in other shapes.
+void copyDistHints(Operation *from, Operation *to);
+
 /// The bytes of a bucket of `mebibytes` MiB (the passes' grad-bucket-mb).
 inline int64_t getBucketBytes(double mebibytes) {
   return static_cast<int64_t>(mebibytes * 1024 * 1024);
