@@ -137,11 +137,11 @@ LogicalResult getGlobalLayout(func::FuncOp func, Type type,
   int64_t parts = mesh.getAxisSize(*axis);
   int64_t elements = blockType.getNumElements();
   if (tensor.getRank() != 1 ||
-      tensor.getDimSize(0) != llvm::divideCeil(elements, parts))
+      tensor.getDimSize(0) != llvm::divideCeilSigned(elements, parts))
     return emitError() << "a flat shard of a block of " << elements
                        << " elements over " << parts
                        << " devices has type tensor<"
-                       << llvm::divideCeil(elements, parts) << ">, not "
+                       << llvm::divideCeilSigned(elements, parts) << ">, not "
                        << type;
   layout.flatParts = parts;
   for (int64_t device : layout.devices)
@@ -161,7 +161,7 @@ BlockKey getKey(const GlobalLayout &layout, size_t i) {
 Status takeFlatPart(const HostTensor &block, int64_t parts, int64_t rank,
                     HostTensor &part) {
   int64_t elements = block.getNumElements();
-  int64_t size = llvm::divideCeil(elements, parts);
+  int64_t size = llvm::divideCeilSigned(elements, parts);
   HostTensor flat, padded;
   DISTIR_RETURN_IF_ERROR(k::reshape(block, {elements}, flat));
   DISTIR_RETURN_IF_ERROR(

@@ -105,6 +105,22 @@ LogicalResult mlir::dist::annotateDataParallel(func::FuncOp func, MeshOp meshOp,
   return success();
 }
 
+FailureOr<MeshOp> mlir::dist::applyDataParallel(ModuleOp module,
+                                                StringRef meshName,
+                                                StringRef axis, int64_t dp,
+                                                bool annotateOnly) {
+  FailureOr<MeshOp> meshOp =
+      getOrCreateMesh(module, meshName, {{axis.str(), dp}});
+  if (failed(meshOp) || failed(annotateAndPartition(
+                            module,
+                            [&](func::FuncOp func) {
+                              return annotateDataParallel(func, *meshOp, axis);
+                            },
+                            annotateOnly)))
+    return failure();
+  return meshOp;
+}
+
 namespace {
 struct DataParallelPass
     : public mlir::dist::impl::DistDataParallelBase<DataParallelPass> {
@@ -117,15 +133,7 @@ struct DataParallelPass
              "combined with annotate-only";
       return signalPassFailure();
     }
-    FailureOr<MeshOp> meshOp = getOrCreateMesh(
-        module, mesh.getValue(), {{axis.getValue(), dp.getValue()}});
-    if (failed(meshOp) || failed(annotateAndPartition(
-                              module,
-                              [&](func::FuncOp func) {
-                                return annotateDataParallel(func, *meshOp,
-                                                            axis.getValue());
-                              },
-                              annotateOnly)))
+    if (failed(applyDataParallel(module, mesh, axis, dp, annotateOnly)))
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())

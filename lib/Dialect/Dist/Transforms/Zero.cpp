@@ -29,7 +29,6 @@
 
 #include "distir/Dialect/Dist/IR/Layout.h"
 #include "distir/Dialect/Dist/Transforms/Annotation.h"
-#include "distir/Dialect/Dist/Transforms/FunctionSharding.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
 #include "distir/Dialect/Dist/Transforms/Sharding.h"
 
@@ -132,7 +131,7 @@ FlatForm ZeroRewriter::getForm(Value full, DeviceGroupsAttr groups) const {
   auto type = cast<RankedTensorType>(full.getType());
   int64_t elements = type.getNumElements();
   return {type, groups, elements,
-          llvm::divideCeil(elements, groups.getGroupSize())};
+          llvm::divideCeilSigned(elements, groups.getGroupSize())};
 }
 
 /// `full` reshaped to one dimension and padded to a multiple of dp.
@@ -559,15 +558,9 @@ struct ZeroPass : public mlir::dist::impl::DistZeroBase<ZeroPass> {
     ModuleOp module = getOperation();
     if (failed(checkZeroStage(module.getLoc(), stage, /*pp=*/1)))
       return signalPassFailure();
-    FailureOr<MeshOp> meshOp = getOrCreateMesh(
-        module, mesh.getValue(), {{axis.getValue(), dp.getValue()}});
-    if (failed(meshOp) || failed(annotateAndPartition(
-                              module,
-                              [&](func::FuncOp func) {
-                                return annotateDataParallel(func, *meshOp,
-                                                            axis.getValue());
-                              },
-                              /*annotateOnly=*/false)))
+    FailureOr<MeshOp> meshOp =
+        applyDataParallel(module, mesh, axis, dp, /*annotateOnly=*/false);
+    if (failed(meshOp))
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
       if (failed(shardOptimizerOverDataParallel(func, *meshOp, axis.getValue(),

@@ -13,6 +13,7 @@
 #include "distir/Dialect/Dist/IR/SequenceParallel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -35,6 +36,14 @@ namespace mlir::dist {
 /// Fails (at the argument) when the batch is not divisible by the axis size.
 LogicalResult annotateDataParallel(func::FuncOp func, MeshOp mesh,
                                    llvm::StringRef axis);
+
+/// dist-data-parallel's body: gets or creates mesh `meshName` with `axis` of
+/// `dp` devices (0: the existing mesh's size), annotates every function
+/// with a body, then propagates and partitions unless `annotateOnly`.
+/// Returns the mesh.
+FailureOr<MeshOp> applyDataParallel(ModuleOp module, llvm::StringRef meshName,
+                                    llvm::StringRef axis, int64_t dp,
+                                    bool annotateOnly);
 
 /// A user layout map (Keras LayoutMap): ordered (regex, layout) pairs; the
 /// first regex found in a parameter's `dist.name` (search, not full match)
