@@ -299,16 +299,29 @@ double unionLength(std::vector<Interval> &intervals) {
   return total;
 }
 
-/// An allocation (+bytes) or a free (-bytes) on one device class. Ordered
-/// by time, frees first.
+/// An allocation (+bytes) or a free (-bytes) on one device class.
 struct MemoryEvent {
   double time;
   int64_t delta;
   MemoryKind kind;
-  bool operator<(const MemoryEvent &other) const {
-    return time < other.time || (time == other.time && delta < other.delta);
-  }
 };
+
+/// Sorts one class's events by time, frees before allocations at the same
+/// instant (a buffer released when a kernel ends can back the next kernel's
+/// output). `events` lists the frees first: a stable sort by time alone
+/// keeps them first. Within the frees, and within the allocations, of one
+/// instant the order changes neither the peak, nor the bytes in use after
+/// the instant, nor the events that make the peak (allocations only raise
+/// it). Measured on the GPT-3 175B search (perf; composition CPU 12.2 s ->
+/// 8.6 s with the counted collection): this merge sort beats introsort on
+/// (time, delta), and LSD radix sorts of the time bits with 8-, 11- and
+/// 16-bit digits, on these partly ordered lists.
+static void sortMemoryEvents(std::vector<MemoryEvent> &events) {
+  std::stable_sort(events.begin(), events.end(),
+                   [](const MemoryEvent &a, const MemoryEvent &b) {
+                     return a.time < b.time;
+                   });
+}
 
 /// One step of one program: the slots of every task (a task's copy per
 /// device class it touches), then the event times in program order, then
@@ -612,7 +625,27 @@ Status StepSimulator::runTasks(SimResult &result) {
 
 std::vector<std::vector<MemoryEvent>>
 StepSimulator::collectMemoryEvents() const {
+  // Counted first, so that each class's frees go first (sortMemoryEvents)
+  // into storage allocated once.
+  std::vector<size_t> nextFree(cs.numClasses), nextAlloc(cs.numClasses);
+  for (TaskId t = 0; t < numTasks; ++t) {
+    const Task &task = tasks[t];
+    if (task.resultBytes == 0)
+      continue;
+    DeviceSetId where = task.resultSet();
+    const uint32_t *classes = cs.classes(where);
+    for (uint32_t k = 0, e = cs.numSlots(where); k < e; ++k) {
+      ++nextAlloc[classes[k]];
+      if (!task.liveOut)
+        ++nextFree[classes[k]];
+    }
+  }
   std::vector<std::vector<MemoryEvent>> events(cs.numClasses);
+  for (uint32_t c = 0; c < cs.numClasses; ++c) {
+    events[c].resize(nextFree[c] + nextAlloc[c]);
+    nextAlloc[c] = nextFree[c];
+    nextFree[c] = 0;
+  }
   for (TaskId t = 0; t < numTasks; ++t) {
     const Task &task = tasks[t];
     if (task.resultBytes == 0)
@@ -621,11 +654,13 @@ StepSimulator::collectMemoryEvents() const {
     const uint32_t *classes = cs.classes(where);
     for (uint32_t k = 0, e = cs.numSlots(where); k < e; ++k) {
       uint32_t slot = resultBase[t] + k;
-      events[classes[k]].push_back(
-          {start[slot], task.resultBytes, task.memoryKind});
+      std::vector<MemoryEvent> &classEvents = events[classes[k]];
+      classEvents[nextAlloc[classes[k]]++] = {start[slot], task.resultBytes,
+                                              task.memoryKind};
       if (!task.liveOut)
-        events[classes[k]].push_back({std::max(finish[slot], lastUse[slot]),
-                                      -task.resultBytes, task.memoryKind});
+        classEvents[nextFree[classes[k]]++] = {
+            std::max(finish[slot], lastUse[slot]), -task.resultBytes,
+            task.memoryKind};
     }
   }
   return events;
@@ -651,9 +686,7 @@ void StepSimulator::reportClasses(SimResult &result) {
   }
   for (uint32_t c = 0; c < cs.numClasses; ++c) {
     DeviceClassReport &report = result.classes[c];
-    // Frees before allocations at the same instant: a buffer released when
-    // a kernel ends can back the next kernel's output.
-    std::sort(events[c].begin(), events[c].end());
+    sortMemoryEvents(events[c]);
     int64_t inUse = report.residentBytes, peak = inUse;
     size_t peakEnd = 0; // events [0, peakEnd) make the peak
     if (options.recordMemoryTimeline)

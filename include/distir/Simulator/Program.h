@@ -126,6 +126,12 @@ public:
   TaskId addSend(LabelId label, DeviceSetId from, DeviceSetId to,
                  double durationS, int64_t bytes,
                  const std::vector<TaskId> &deps);
+  /// Room for `numTasks` more tasks with `numDeps` more dependencies: a
+  /// composed pipeline of millions of tasks grows its arrays once.
+  void reserve(size_t numTasks, size_t numDeps) {
+    tasks.reserve(tasks.size() + numTasks);
+    deps.reserve(deps.size() + numDeps);
+  }
   void markLiveOut(TaskId task) { tasks[task].liveOut = true; }
   /// Moves a collective to another stream (Compute: it blocks the device).
   void setStream(TaskId task, Stream stream) { tasks[task].stream = stream; }

@@ -430,7 +430,8 @@ private:
   /// Once-per-step tasks by template task; unit tasks by (microbatch, task).
   std::vector<sim::TaskId> once;
   std::vector<sim::TaskId> perMicrobatch;
-  std::vector<sim::TaskId> deps;
+  std::vector<std::vector<sim::TaskId>> depScratch;
+  size_t emitDepth = 0;
 };
 
 sim::DeviceSetId Composer::set(sim::DeviceSetId id) {
@@ -479,10 +480,15 @@ sim::TaskId Composer::resolve(uint32_t id, uint32_t consumer, int64_t k,
 
 sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
   const TemplateTask &t = tmpl.tasks[id];
-  std::vector<sim::TaskId> taskDeps;
-  taskDeps.reserve(t.deps.size());
+  // One dependency list per depth of emit (resolve emits a step value
+  // before its first user), reused: not an allocation per task.
+  if (emitDepth == depScratch.size())
+    depScratch.emplace_back();
+  std::vector<sim::TaskId> &taskDeps = depScratch[emitDepth++];
+  taskDeps.clear();
   for (uint32_t dep : t.deps)
     taskDeps.push_back(resolve(dep, id, k, templateK));
+  --emitDepth;
   const sim::Task &task = t.task;
   // A unit's function result (the loss) is returned from the last
   // microbatch only; its gradient buffers are the template's residents.
@@ -531,6 +537,14 @@ Status Composer::run(Schedule schedule) {
   labels.assign(tmpl.program.numLabels(), sim::kNoId);
   once.assign(n, sim::kNoId);
   perMicrobatch.assign(n * size_t(m), sim::kNoId);
+  size_t unitTasks = 0, unitDeps = 0, onceDeps = 0;
+  for (const TemplateTask &t : tmpl.tasks) {
+    bool unit = t.role == TaskRole::Unit;
+    unitTasks += unit;
+    (unit ? unitDeps : onceDeps) += t.deps.size();
+  }
+  program.reserve(n - unitTasks + unitTasks / size_t(m0) * size_t(m),
+                  onceDeps + unitDeps / size_t(m0) * size_t(m));
 
   for (const TemplateResident &resident : tmpl.residents)
     program.addResident(set(resident.devices),

@@ -25,6 +25,7 @@
 #include <cassert>
 #include <chrono>
 #include <condition_variable>
+#include <ctime>
 #include <functional>
 #include <limits>
 #include <map>
@@ -85,6 +86,38 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
+
+/// The process's CPU seconds (all threads): what --timing compares across
+/// loads, since wall time on a shared machine measures the other jobs.
+static double getProcessCpuSeconds() {
+  return double(std::clock()) / CLOCKS_PER_SEC;
+}
+
+/// Wall and CPU seconds spent in one kind of work.
+struct PhaseTime {
+  double wallS = 0, cpuS = 0;
+  void print(llvm::raw_ostream &os) const {
+    os << llvm::format("%.3f s (CPU %.3f s)", wallS, cpuS);
+  }
+};
+
+/// Adds the time from its construction to its destruction to a PhaseTime.
+class PhaseTimer {
+public:
+  explicit PhaseTimer(PhaseTime &total) : total(total) {}
+  ~PhaseTimer() {
+    total.wallS += secondsSince(wallStart);
+    total.cpuS += getProcessCpuSeconds() - cpuStart;
+  }
+  PhaseTimer(const PhaseTimer &) = delete;
+  PhaseTimer &operator=(const PhaseTimer &) = delete;
+
+private:
+  PhaseTime &total;
+  std::chrono::steady_clock::time_point wallStart =
+      std::chrono::steady_clock::now();
+  double cpuStart = getProcessCpuSeconds();
+};
 
 namespace {
 
@@ -265,6 +298,7 @@ private:
   const SearchOptions &options;
   const std::chrono::steady_clock::time_point started;
   std::chrono::steady_clock::time_point phaseStart;
+  double phaseCpuStart = getProcessCpuSeconds();
   const unsigned threads;
   int64_t capacity = 0;
   std::optional<cost::CostModel> costModel;
@@ -285,7 +319,7 @@ private:
   /// the evaluations.
   std::function<void(size_t)> progress;
   int64_t progressDone = 0, progressTotal = 0;
-  double templateSeconds = 0, evaluateSeconds = 0;
+  PhaseTime templateTime, evaluateTime;
   size_t pipelineTemplates = 0, evaluated = 0;
 };
 
@@ -317,8 +351,11 @@ Worker &SearchDriver::getWorker(unsigned thread, size_t model) {
 void SearchDriver::reportPhase(const std::string &what) {
   if (options.timing)
     llvm::errs() << "dist-search: " << what << ": "
-                 << llvm::format("%.3f", secondsSince(phaseStart)) << " s\n";
+                 << llvm::format("%.3f s (CPU %.3f s)\n",
+                                 secondsSince(phaseStart),
+                                 getProcessCpuSeconds() - phaseCpuStart);
   phaseStart = std::chrono::steady_clock::now();
+  phaseCpuStart = getProcessCpuSeconds();
 }
 
 StatusOr<std::vector<ScenarioReport>> SearchDriver::run() {
@@ -334,11 +371,15 @@ StatusOr<std::vector<ScenarioReport>> SearchDriver::run() {
   buildStageCuts();
   evaluateInRounds(boundCandidates());
   confirmExtrapolated();
-  if (options.timing)
+  if (options.timing) {
     llvm::errs() << "dist-search: pipeline templates (" << pipelineTemplates
-                 << "): " << llvm::format("%.3f", templateSeconds)
-                 << " s\ndist-search: composition and simulation (" << evaluated
-                 << "): " << llvm::format("%.3f", evaluateSeconds) << " s\n";
+                 << "): ";
+    templateTime.print(llvm::errs());
+    llvm::errs() << "\ndist-search: composition and simulation (" << evaluated
+                 << "): ";
+    evaluateTime.print(llvm::errs());
+    llvm::errs() << "\n";
+  }
   return makeReports();
 }
 
@@ -629,19 +670,20 @@ void SearchDriver::evaluateInRounds(
     std::vector<Candidate> round = takeRound(pending, cursor);
     if (round.empty())
       break;
-    auto roundStart = std::chrono::steady_clock::now();
-    size_t before = templates.size() + templateErrors.size();
-    std::vector<bool> whole = buildRoundTemplates(round);
-    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] round of " << round.size()
-                            << " candidates, " << llvm::count(whole, true)
-                            << " built whole\n");
-    pipelineTemplates += templates.size() + templateErrors.size() - before;
-    templateSeconds += secondsSince(roundStart);
-    roundStart = std::chrono::steady_clock::now();
+    std::vector<bool> whole;
+    {
+      PhaseTimer timer(templateTime);
+      size_t before = templates.size() + templateErrors.size();
+      whole = buildRoundTemplates(round);
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] round of " << round.size()
+                              << " candidates, " << llvm::count(whole, true)
+                              << " built whole\n");
+      pipelineTemplates += templates.size() + templateErrors.size() - before;
+    }
+    PhaseTimer timer(evaluateTime);
     evaluated += round.size();
     evaluateRound(round, whole);
     progressDone += int64_t(round.size());
-    evaluateSeconds += secondsSince(roundStart);
   }
 }
 
@@ -776,7 +818,7 @@ void SearchDriver::evaluateRound(const std::vector<Candidate> &round,
 /// full, until none is left: the table shows exact figures, and the ranks
 /// are those of the full simulations.
 void SearchDriver::confirmExtrapolated() {
-  auto roundStart = std::chrono::steady_clock::now();
+  PhaseTimer timer(evaluateTime);
   size_t confirmed = 0;
   while (true) {
     std::vector<std::pair<size_t, size_t>> pending; // (scenario, config)
@@ -814,7 +856,6 @@ void SearchDriver::confirmExtrapolated() {
         nullptr);
     confirmed += pending.size();
   }
-  evaluateSeconds += secondsSince(roundStart);
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << confirmed
                           << " extrapolated evaluations simulated in full\n");
 }
