@@ -15,6 +15,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Support/Regex.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -287,6 +288,56 @@ TEST_F(LayoutMapTest, FirstFoundPatternWins) {
   ASSERT_EQ(entry->dims.size(), 2u);
   EXPECT_EQ(entry->dims[0].size(), 2u);
   EXPECT_EQ(map->lookup("embed.tokens.weight"), nullptr);
+}
+
+TEST_F(LayoutMapTest, RequiredLiteralsAreNeededByEveryMatch) {
+  using Literals = std::vector<std::string>;
+  EXPECT_EQ(LayoutMap::getRequiredLiterals("\\.attn\\.qkv\\.weight"),
+            Literals{".attn.qkv.weight"});
+  EXPECT_EQ(LayoutMap::getRequiredLiterals("^layers\\.[0-9]*[02468]\\.weight"),
+            (Literals{"layers.", ".weight"}));
+  EXPECT_EQ(LayoutMap::getRequiredLiterals("ab?c+d*e{2}f"),
+            (Literals{"a", "c", "f"}));
+  EXPECT_EQ(LayoutMap::getRequiredLiterals("[]a]b[^]]c"), (Literals{"b", "c"}));
+  EXPECT_EQ(LayoutMap::getRequiredLiterals("fc(1|2)\\.weight"), Literals{});
+  EXPECT_EQ(LayoutMap::getRequiredLiterals("fc1|fc2"), Literals{});
+  EXPECT_EQ(LayoutMap::getRequiredLiterals("x\\(y"), Literals{"x(y"});
+  EXPECT_EQ(LayoutMap::getRequiredLiterals(".*"), Literals{});
+  // The prefilter never changes a lookup: every pattern against names that
+  // match it, miss a literal, or match only through a quantifier.
+  std::vector<std::string> patterns = {"\\.attn\\.qkv\\.weight",
+                                       "^layers\\.[0-9]*[02468]\\.weight",
+                                       "ab?c+d*e{2}f",
+                                       "[]a]b[^]]c",
+                                       "fc(1|2)\\.weight",
+                                       "x{0,1}yz$",
+                                       "a\\+b",
+                                       "\\[0\\]"};
+  std::vector<std::string> names = {"layers.3.attn.qkv.weight",
+                                    "layers.12.weight",
+                                    "layers.13.weight",
+                                    "acf",
+                                    "abccdeef",
+                                    "acccdddeef",
+                                    "]b]c",
+                                    "abxc",
+                                    "fc2.weight",
+                                    "yz",
+                                    "xyz",
+                                    "xyzw",
+                                    "a+b",
+                                    "aab",
+                                    "p[0]",
+                                    "p0",
+                                    ""};
+  for (const std::string &pattern : patterns) {
+    LayoutMap map;
+    map.addEntry(pattern, {});
+    llvm::Regex regex(pattern);
+    for (const std::string &name : names)
+      EXPECT_EQ(map.lookup(name) != nullptr, regex.match(name))
+          << pattern << " on " << name;
+  }
 }
 
 TEST_F(LayoutMapTest, ErrorsNameThePlace) {

@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Regex;
@@ -57,7 +58,15 @@ public:
     llvm::SmallVector<llvm::SmallVector<std::string, 1>> dims;
     /// `pattern` compiled once (shared: entries are copied with the map).
     std::shared_ptr<llvm::Regex> regex;
+    /// Strings every match contains (getRequiredLiterals): a name without
+    /// one of them is not matched without running the regex.
+    std::vector<std::string> requiredLiterals;
   };
+  /// Literal strings that any text in which the POSIX extended regex
+  /// `pattern` is found must contain: the runs of literal characters, each
+  /// cut before a quantified character. Empty for patterns with alternation
+  /// or groups, where no run is certain to be needed.
+  static std::vector<std::string> getRequiredLiterals(llvm::StringRef pattern);
   /// Parses JSON `text`; errors, reported on the diagnostic `emitError`
   /// opens, read "<sourceName>:<line>:<col>: ..." or name the offending key.
   static FailureOr<LayoutMap>
