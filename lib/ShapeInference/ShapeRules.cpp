@@ -37,12 +37,10 @@ uint64_t ceilDiv(uint64_t distance, uint64_t stride) {
 } // namespace
 
 std::string formatDims(DimsRef dims) {
-  std::ostringstream os;
-  os << '[';
+  std::string text = "[";
   for (size_t i = 0; i < dims.size(); ++i)
-    os << (i ? ", " : "") << dims[i];
-  os << ']';
-  return os.str();
+    text += (i ? ", " : "") + std::to_string(dims[i]);
+  return text + "]";
 }
 
 //===----------------------------------------------------------------------===//
@@ -69,11 +67,12 @@ StatusOr<int64_t> getElementCount(DimsRef shape) {
     if (isDynamic(dim))
       return kDynamic;
   }
-  for (int64_t dim : shape) {
-    DISTIR_ASSIGN_OR_RETURN(
-        count,
-        checkedMul(count, dim, "element count of shape " + formatDims(shape)));
-  }
+  // The message is formatted only on overflow: every op's verifier and the
+  // simulator's byte counts come here.
+  for (int64_t dim : shape)
+    if (llvm::MulOverflow(count, dim, count))
+      return error("element count of shape ", formatDims(shape),
+                   " overflows int64");
   return count;
 }
 
@@ -201,10 +200,9 @@ StatusOr<Shape> inferReshape(DimsRef input, DimsRef target) {
       inferred = static_cast<int64_t>(i);
     } else if (dim < 0) {
       return error("shape entries must be non-negative or -1, got ", dim);
-    } else {
-      DISTIR_ASSIGN_OR_RETURN(
-          known, checkedMul(known, dim,
-                            "element count of shape " + formatDims(target)));
+    } else if (llvm::MulOverflow(known, dim, known)) {
+      return error("element count of shape ", formatDims(target),
+                   " overflows int64");
     }
   }
   DISTIR_ASSIGN_OR_RETURN(int64_t count, getElementCount(input));

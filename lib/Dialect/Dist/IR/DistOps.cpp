@@ -39,9 +39,12 @@ static int64_t getElementBytes(Type elementType) {
 static distir::StatusOr<int64_t> getCheckedTensorBytes(RankedTensorType type) {
   DISTIR_ASSIGN_OR_RETURN(int64_t count,
                           shapes::getElementCount(type.getShape()));
-  return shapes::checkedMul(count, getElementBytes(type.getElementType()),
-                            "byte size of shape " +
-                                shapes::formatDims(type.getShape()));
+  int64_t bytes;
+  if (llvm::MulOverflow(count, getElementBytes(type.getElementType()), bytes))
+    return distir::Status::error("byte size of shape " +
+                                 shapes::formatDims(type.getShape()) +
+                                 " overflows int64");
+  return bytes;
 }
 
 int64_t mlir::dist::detail::getTensorBytes(Type type) {
