@@ -95,10 +95,40 @@ getOptionalColumns(const std::vector<ScenarioReport> &reports) {
           std::any_of(reports.begin(), reports.end(), hasSequenceParallel)};
 }
 
+/// Why a scenario shows no row: nothing valid, nothing past the memory
+/// bound, nothing the transforms built, or simulated but over capacity.
+static std::string describeEmptyScenario(const ScenarioReport &report) {
+  const int64_t valid = report.considered - report.getNumInvalid();
+  const std::string where = (report.devicesAtMost ? "at most " : "") +
+                            std::to_string(report.devices) + " devices";
+  if (report.considered == 0)
+    return "no configuration to try on " + where;
+  if (valid == 0)
+    return "no configuration: none of the " +
+           std::to_string(report.considered) + " on " + where +
+           " is valid (reasons above)" +
+           (report.devicesAtMost
+                ? ""
+                : "; --max-devices " + std::to_string(report.devices) +
+                      " also tries fewer devices");
+  if (report.evaluations.empty() && report.getNumBuildFailures() == 0)
+    return "no configuration fits in memory: the memory bound rules out all " +
+           std::to_string(valid) + " valid ones (none simulated)";
+  if (report.evaluations.empty())
+    return "no configuration fits in memory: " +
+           std::to_string(report.prunedByMemory) +
+           " ruled out by the memory bound, the transforms refused the other " +
+           std::to_string(report.getNumBuildFailures()) + " (reasons above)";
+  return "no configuration fits in memory: " +
+         std::to_string(report.evaluations.size()) +
+         " simulated, each over the capacity";
+}
+
 void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
-  os << "model " << report.model << " on " << report.devices << " devices of "
-     << report.cluster << " (" << formatBytes(report.memoryCapacityBytes)
-     << " per device";
+  os << "model " << report.model << " on "
+     << (report.devicesAtMost ? "at most " : "") << report.devices
+     << " devices of " << report.cluster << " ("
+     << formatBytes(report.memoryCapacityBytes) << " per device";
   if (report.maxMemoryFraction != 1)
     os << ", using at most " << formatNumber(report.maxMemoryFraction * 100, 0)
        << "%";
@@ -120,7 +150,7 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
     if (e.fits && shown.size() < top)
       shown.push_back(&e);
   if (shown.empty()) {
-    os << "no configuration fits in memory\n\n";
+    os << describeEmptyScenario(report) << "\n\n";
     return;
   }
   std::vector<std::string> header = {
@@ -230,7 +260,7 @@ void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports) {
   for (const ScenarioReport &report : reports) {
     for (const Evaluation &e : report.evaluations) {
       os << csvField(report.model) << "," << csvField(report.cluster) << ","
-         << report.devices;
+         << e.config.devices;
       // Numbers as JSON writes them: the shortest text that reads back to
       // the same double.
       const nlohmann::ordered_json row = getRow(e, optional);
@@ -252,6 +282,8 @@ void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports) {
     scenario["model"] = report.model;
     scenario["cluster"] = report.cluster;
     scenario["devices"] = report.devices;
+    if (report.devicesAtMost)
+      scenario["devices_at_most"] = true;
     scenario["memory_capacity_bytes"] = report.memoryCapacityBytes;
     scenario["max_memory_fraction"] = report.maxMemoryFraction;
     scenario["considered"] = report.considered;

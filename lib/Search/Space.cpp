@@ -78,81 +78,122 @@ static std::string getInterleaveRejection(int64_t numLayers, int64_t pp,
   return "";
 }
 
+namespace {
+struct MeshShape {
+  int64_t dp, tp, pp;
+};
+} // namespace
+
+/// The (dp, tp, pp) of one device count and batch: every factorization of
+/// `devices`, or with `devicesAtMost` one per (tp, pp) (SpaceOptions).
+static std::vector<MeshShape> getMeshShapes(const ModelFacts &model,
+                                            const SpaceOptions &options,
+                                            int64_t devices, int64_t batch) {
+  std::vector<MeshShape> shapes;
+  auto inSpace = [&](int64_t n) {
+    return !options.powersOfTwo || isPowerOfTwo(n);
+  };
+  if (!options.devicesAtMost) {
+    for (int64_t dp : divisorsOf(devices))
+      for (int64_t tp : divisorsOf(devices / dp)) {
+        int64_t pp = devices / dp / tp;
+        if (inSpace(dp) && inSpace(tp) && inSpace(pp))
+          shapes.push_back({dp, tp, pp});
+      }
+    return shapes;
+  }
+  // A tp that splits no tensor evenly, or more stages than layers, cannot
+  // run at any device count: they are outside this space rather than
+  // invalid configurations of it.
+  const int64_t numLayers = std::max<int64_t>(1, model.layers.size());
+  for (int64_t tp = 1; tp <= devices; ++tp) {
+    if (!inSpace(tp) ||
+        std::any_of(model.tpDivides.begin(), model.tpDivides.end(),
+                    [&](const auto &rule) { return rule.second % tp != 0; }))
+      continue;
+    for (int64_t pp = 1; pp <= std::min(devices / tp, numLayers); ++pp) {
+      if (!inSpace(pp))
+        continue;
+      for (int64_t dp = devices / (tp * pp); dp >= 1; --dp)
+        if (batch % dp == 0 && inSpace(dp)) {
+          shapes.push_back({dp, tp, pp});
+          break;
+        }
+    }
+  }
+  return shapes;
+}
+
 std::vector<Configuration> enumerateSpace(const ModelFacts &model,
                                           const SpaceOptions &options,
                                           RejectionCounts &rejected) {
   std::vector<Configuration> space;
   const int64_t numLayers = model.layers.size();
-  for (int64_t devices : options.deviceCounts) {
+  for (int64_t limit : options.deviceCounts) {
     for (int64_t batch : options.globalBatches) {
-      for (int64_t dp : divisorsOf(devices)) {
-        for (int64_t tp : divisorsOf(devices / dp)) {
-          int64_t pp = devices / dp / tp;
-          if (options.powersOfTwo &&
-              !(isPowerOfTwo(dp) && isPowerOfTwo(tp) && isPowerOfTwo(pp)))
-            continue; // outside the space, not an invalid configuration
-          // The first rule broken is the reason; every microbatch count
-          // and schedule of the (dp, tp, pp) shares it.
-          std::string reason;
-          for (const auto &[what, size] : model.tpDivides)
-            if (reason.empty() && size % tp != 0)
-              reason = "tp does not divide the " + what;
-          if (reason.empty() && pp > numLayers)
-            reason = "more pipeline stages than layers";
-          if (reason.empty() && batch % dp != 0)
-            reason = "dp does not divide the global batch";
-          std::vector<int64_t> counts = options.microbatches;
-          bool pipelined = pp > 1 || options.accumulateWithoutPipeline;
-          if (!pipelined)
-            counts = {1};
-          else if (counts.empty() && reason.empty())
-            for (int64_t m : divisorsOf(batch / dp))
-              if (m <= options.maxMicrobatches)
-                counts.push_back(m);
-          if (counts.empty())
-            counts = {1};
-          for (int64_t m : counts) {
-            std::string why = reason;
-            if (why.empty() && (batch / dp) < m)
-              why = "more microbatches than samples per replica";
-            else if (why.empty() && (batch / dp) % m != 0)
-              why = "microbatches do not divide the samples per replica";
-            std::vector<Schedule> schedules = options.schedules;
-            if (m == 1)
-              schedules.resize(std::min<size_t>(schedules.size(), 1));
-            for (Schedule schedule : schedules) {
-              for (Recompute mode : options.recomputeModes) {
-                for (int64_t interleave : options.interleaves) {
-                  // Interleaving is a 1F1B pipeline's: other configurations
-                  // have nothing to interleave (outside the space).
-                  if (interleave > 1 &&
-                      (pp == 1 || m == 1 || schedule != Schedule::OneFOneB))
+      for (auto [dp, tp, pp] : getMeshShapes(model, options, limit, batch)) {
+        const int64_t devices = dp * tp * pp;
+        // The first rule broken is the reason; every microbatch count
+        // and schedule of the (dp, tp, pp) shares it.
+        std::string reason;
+        for (const auto &[what, size] : model.tpDivides)
+          if (reason.empty() && size % tp != 0)
+            reason = "tp does not divide the " + what;
+        if (reason.empty() && pp > numLayers)
+          reason = "more pipeline stages than layers";
+        if (reason.empty() && batch % dp != 0)
+          reason = "dp does not divide the global batch";
+        std::vector<int64_t> counts = options.microbatches;
+        bool pipelined = pp > 1 || options.accumulateWithoutPipeline;
+        if (!pipelined)
+          counts = {1};
+        else if (counts.empty() && reason.empty())
+          for (int64_t m : divisorsOf(batch / dp))
+            if (m <= options.maxMicrobatches)
+              counts.push_back(m);
+        if (counts.empty())
+          counts = {1};
+        for (int64_t m : counts) {
+          std::string why = reason;
+          if (why.empty() && (batch / dp) < m)
+            why = "more microbatches than samples per replica";
+          else if (why.empty() && (batch / dp) % m != 0)
+            why = "microbatches do not divide the samples per replica";
+          std::vector<Schedule> schedules = options.schedules;
+          if (m == 1)
+            schedules.resize(std::min<size_t>(schedules.size(), 1));
+          for (Schedule schedule : schedules) {
+            for (Recompute mode : options.recomputeModes) {
+              for (int64_t interleave : options.interleaves) {
+                // Interleaving is a 1F1B pipeline's: other configurations
+                // have nothing to interleave (outside the space).
+                if (interleave > 1 &&
+                    (pp == 1 || m == 1 || schedule != Schedule::OneFOneB))
+                  continue;
+                std::string whyNot =
+                    why.empty()
+                        ? getInterleaveRejection(numLayers, pp, m, interleave)
+                        : why;
+                if (whyNot.empty() && mode != Recompute::None &&
+                    !model.recomputedStashBytesPerSample.count(mode))
+                  whyNot = "recompute=" + std::string(recomputeName(mode)) +
+                           " recomputes nothing in this model";
+                for (bool sequenceParallel : options.sequenceParallels) {
+                  // Sequence parallelism splits over tp: nothing to split
+                  // without it (outside the space).
+                  if (sequenceParallel && tp == 1)
                     continue;
-                  std::string whyNot =
-                      why.empty()
-                          ? getInterleaveRejection(numLayers, pp, m, interleave)
-                          : why;
-                  if (whyNot.empty() && mode != Recompute::None &&
-                      !model.recomputedStashBytesPerSample.count(mode))
-                    whyNot = "recompute=" + std::string(recomputeName(mode)) +
-                             " recomputes nothing in this model";
-                  for (bool sequenceParallel : options.sequenceParallels) {
-                    // Sequence parallelism splits over tp: nothing to split
-                    // without it (outside the space).
-                    if (sequenceParallel && tp == 1)
-                      continue;
-                    std::string reason = whyNot;
-                    if (reason.empty() && sequenceParallel &&
-                        model.tokensPerSample % tp != 0)
-                      reason = "sequence-parallel: tp does not divide the "
-                               "sequence";
-                    if (!reason.empty()) {
-                      ++rejected[reason];
-                      continue;
-                    }
-                    space.push_back({devices, batch, dp, tp, pp, m, schedule,
-                                     mode, interleave, sequenceParallel});
+                  std::string reason = whyNot;
+                  if (reason.empty() && sequenceParallel &&
+                      model.tokensPerSample % tp != 0)
+                    reason = "sequence-parallel: tp does not divide the "
+                             "sequence";
+                  if (!reason.empty()) {
+                    ++rejected[reason];
+                    continue;
                   }
+                  space.push_back({devices, batch, dp, tp, pp, m, schedule,
+                                   mode, interleave, sequenceParallel});
                 }
               }
             }

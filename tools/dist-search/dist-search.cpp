@@ -46,6 +46,12 @@ static cl::list<int64_t>
     deviceCounts("devices", cl::CommaSeparated,
                  cl::desc("Device counts to search (default: the cluster's)"),
                  cl::cat(searchCategory));
+static cl::opt<int64_t> maxDevices(
+    "max-devices", cl::init(0),
+    cl::desc("Use at most N devices: per (tp, pp), the largest dp that fits "
+             "and divides the batch (for counts such as 5128 = 8 x 641 that "
+             "no dp x tp x pp fills)"),
+    cl::value_desc("N"), cl::cat(searchCategory));
 static cl::list<int64_t>
     globalBatches("global-batch", cl::CommaSeparated,
                   cl::desc("Global batch sizes (samples per step); a .mlir "
@@ -175,6 +181,7 @@ int main(int argc, char **argv) {
   if (scatterGather != cl::BOU_UNSET)
     command.scatterGather = scatterGather == cl::BOU_TRUE;
   command.deviceCounts.assign(deviceCounts.begin(), deviceCounts.end());
+  command.maxDevices = maxDevices;
   command.globalBatches.assign(globalBatches.begin(), globalBatches.end());
   command.microbatches.assign(microbatches.begin(), microbatches.end());
   command.maxMicrobatches = maxMicrobatches;

@@ -28,6 +28,9 @@ struct SearchCommand {
   /// pipeline tensors that way (megatron-sc21, megatron-2022).
   std::optional<bool> scatterGather;
   std::vector<int64_t> deviceCounts, globalBatches, microbatches;
+  /// --max-devices: search every (dp, tp, pp) on at most this many devices
+  /// (SpaceOptions::devicesAtMost); 0: not given.
+  int64_t maxDevices = 0;
   int64_t maxMicrobatches = 1024;
   std::vector<std::string> schedules, recomputeModes;
   /// --interleave; empty: 1 (plain 1F1B).

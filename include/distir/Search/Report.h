@@ -65,6 +65,9 @@ struct ScenarioReport {
   std::string model;
   std::string cluster;
   int64_t devices = 0;
+  /// `devices` is a limit (--max-devices): each configuration uses
+  /// dp x tp x pp of them.
+  bool devicesAtMost = false;
   int64_t memoryCapacityBytes = 0;
   double maxMemoryFraction = 1;
   /// Configurations of the space (valid or not).

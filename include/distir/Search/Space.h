@@ -147,6 +147,12 @@ struct SpaceOptions {
   std::vector<bool> sequenceParallels = {false};
   /// Only powers of two for dp, tp and pp (DistIR's grid).
   bool powersOfTwo = false;
+  /// Each device count is a limit, not an exact size (`--max-devices`): for
+  /// each tp that divides what tp must divide and each pp up to the layer
+  /// count, the largest dp whose dp x tp x pp fits and that divides the
+  /// global batch. A count such as 5128 = 8 x 641 has no exact (dp, tp, pp)
+  /// for most models; the user wants the best on at most that many.
+  bool devicesAtMost = false;
   /// With one stage, also split the batch into microbatches (gradient
   /// accumulation); off: pp = 1 runs one microbatch, as DistIR's grid does.
   bool accumulateWithoutPipeline = false;

@@ -57,6 +57,16 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
     if (n <= 0)
       return !fail("--devices must be positive integers, got " + Twine(n));
   space.deviceCounts = command.deviceCounts;
+  if (command.maxDevices != 0) {
+    if (command.maxDevices < 0)
+      return !fail("--max-devices must be a positive integer, got " +
+                   Twine(command.maxDevices));
+    if (!command.deviceCounts.empty())
+      return !fail("--max-devices and --devices exclude each other: the "
+                   "first is a limit, the second exact counts");
+    space.deviceCounts = {command.maxDevices};
+    space.devicesAtMost = true;
+  }
   if (space.deviceCounts.empty())
     space.deviceCounts = {cluster.numDevices()};
   for (int64_t b : command.globalBatches)

@@ -391,7 +391,8 @@ Status SearchDriver::checkDeviceCounts() const {
   for (int64_t devices : options.space.deviceCounts)
     if (devices > options.cluster.numDevices())
       return Status::error(
-          "--devices " + std::to_string(devices) + " exceeds the " +
+          (options.space.devicesAtMost ? "--max-devices " : "--devices ") +
+          std::to_string(devices) + " exceeds the " +
           std::to_string(options.cluster.numDevices()) +
           " devices of cluster '" + options.cluster.name + "'");
   return Status::success();
@@ -432,6 +433,7 @@ Scenario SearchDriver::enumerateScenario(size_t m, const SpaceOptions &space,
   report.model = models[m].spec;
   report.cluster = options.clusterSpec;
   report.devices = devices;
+  report.devicesAtMost = space.devicesAtMost;
   report.memoryCapacityBytes = options.cluster.device.memoryBytes;
   report.maxMemoryFraction = options.maxMemoryFraction;
   SpaceOptions scenarioSpace = space;
