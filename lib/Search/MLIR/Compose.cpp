@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <deque>
 #include <map>
 
 using namespace mlir;
@@ -430,7 +431,9 @@ private:
   /// Once-per-step tasks by template task; unit tasks by (microbatch, task).
   std::vector<sim::TaskId> once;
   std::vector<sim::TaskId> perMicrobatch;
-  std::vector<std::vector<sim::TaskId>> depScratch;
+  /// A deque: a deeper emit's emplace_back must not move the lists of the
+  /// emits still filling theirs.
+  std::deque<std::vector<sim::TaskId>> depScratch;
   size_t emitDepth = 0;
 };
 
