@@ -155,6 +155,23 @@ uint32_t readLittleEndian(const std::string &bytes, size_t offset,
 }
 } // namespace
 
+/// `text` with control characters as \xNN: messages quote the header, whose
+/// bytes may break the one-line error over lines.
+static std::string escapeControlCharacters(const std::string &text) {
+  std::string escaped;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c != 0x7f) {
+      escaped += static_cast<char>(c);
+      continue;
+    }
+    const char *digits = "0123456789abcdef";
+    escaped += "\\x";
+    escaped += digits[c >> 4];
+    escaped += digits[c & 15];
+  }
+  return escaped;
+}
+
 Status parseNpy(const std::string &bytes, HostTensor &tensor) {
   if (bytes.size() < kMagicSize + 2 ||
       bytes.compare(0, kMagicSize, kMagic, kMagicSize) != 0)
@@ -176,8 +193,9 @@ Status parseNpy(const std::string &bytes, HostTensor &tensor) {
   std::string descr;
   bool fortranOrder = false;
   std::vector<int64_t> shape;
-  DISTIR_RETURN_IF_ERROR(
-      HeaderParser(header).parse(descr, fortranOrder, shape));
+  if (Status parsed = HeaderParser(header).parse(descr, fortranOrder, shape);
+      !parsed.ok())
+    return Status::error(escapeControlCharacters(parsed.message()));
   if (fortranOrder)
     return Status::error("Fortran-order .npy arrays are not supported; save "
                          "with numpy.ascontiguousarray");

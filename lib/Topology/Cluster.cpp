@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace distir {
 namespace topology {
@@ -89,6 +90,11 @@ static constexpr DgxFigures kDgxA100 = {
     "dgx-a100", "A100-SXM4-80GB", 312e12, 19.5e12, 2.039e12, 300e9, 25e9};
 static constexpr DgxFigures kDgxH100 = {
     "dgx-h100", "H100-SXM5-80GB", 989e12, 67e12, 3.35e12, 450e9, 50e9};
+
+/// The most devices a cluster may have: the dist dialect's limit on a mesh
+/// or a device set (kMaxDevices in Dialect/Dist/IR/Mesh.h), stated again
+/// here because this library does not depend on MLIR.
+constexpr int64_t kMaxClusterDevices = int64_t{1} << 20;
 
 static Cluster makeDgx(const DgxFigures &figures, int64_t nodes) {
   Cluster cluster;
@@ -340,8 +346,11 @@ StatusOr<Cluster> parseClusterJson(std::string_view text,
   readLink(reader, "intra_node", cluster.intraNode, content);
   readLink(reader, "inter_node", cluster.interNode, content);
   reader.finish();
-  if (content.ok() && cluster.numNodes > INT64_MAX / cluster.devicesPerNode)
-    content = Status::error("nodes * devices_per_node overflows 64 bits");
+  if (content.ok() &&
+      cluster.numNodes > kMaxClusterDevices / cluster.devicesPerNode)
+    content = Status::error("nodes * devices_per_node is more than " +
+                            std::to_string(kMaxClusterDevices) +
+                            " devices, the dialect's limit");
   if (!content.ok())
     return Status::error(std::string(sourceName) + ": " + content.message());
   if (cluster.name.empty())
@@ -387,10 +396,14 @@ StatusOr<Cluster> parseClusterSpec(std::string_view spec) {
   PresetSpec parts = splitPresetSpec(spec);
   std::string_view name = parts.name;
   int64_t nodes = 1;
+  bool nodesGiven = false;
   for (auto [key, value] : parts.options) {
     if (key != "nodes")
       return Status::error("cluster spec '" + specText + "': unknown option '" +
                            std::string(key) + "' (expected nodes=N)");
+    if (std::exchange(nodesGiven, true))
+      return Status::error("cluster spec '" + specText +
+                           "': 'nodes' given twice");
     auto [end, ec] =
         std::from_chars(value.data(), value.data() + value.size(), nodes);
     if (value.empty() || ec != std::errc() ||
@@ -401,6 +414,12 @@ StatusOr<Cluster> parseClusterSpec(std::string_view spec) {
                            "' for nodes (expected a positive integer)");
   }
   std::optional<Cluster> cluster = clusterPreset(name, nodes);
+  if (cluster &&
+      cluster->numNodes > kMaxClusterDevices / cluster->devicesPerNode)
+    return Status::error(
+        "cluster spec '" + specText + "': " + std::to_string(nodes) +
+        " nodes are more than " + std::to_string(kMaxClusterDevices) +
+        " devices, the dialect's limit");
   if (cluster)
     return *std::move(cluster);
   std::string known;

@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
        {&cl::SubCommand::getTopLevel(), &cl::SubCommand::getAll(), &mlpCommand,
         &gptCommand})
     cl::HideUnrelatedOptions(modelCategory, *sub);
-  cl::ParseCommandLineOptions(
+  distir::parseCommandLine(
       argc, argv,
       "distir model generator: prints the forward program of a model\n\n"
       "  dist-gen mlp --layers L --hidden H --batch B [--input-dim D] [--dtype "

@@ -7,12 +7,16 @@
 
 #include "distir/InitAll.h"
 #include "distir/Support/DebugOptions.h"
+#include "distir/Support/OneLineDiagnostics.h"
 #include "distir/Support/ToolSupport.h"
 
-#include "mlir/IR/Diagnostics.h"
+#include "mlir/Debug/Counter.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -21,6 +25,7 @@
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
+using distir::OneLineDiagnostics;
 
 #ifdef DISTIR_INCLUDE_TESTS
 namespace mlir::dist::test {
@@ -31,65 +36,49 @@ void registerTestPasses();
 
 namespace {
 
-/// Prints a diagnostic as one "file:line:col: error: message" line, without
-/// the source line MlirOptMain's SourceMgrDiagnosticHandler echoes (a
-/// GPT-3 function signature is one line of 110 KB). Notes follow on their
-/// own lines; the op MLIR attaches with --mlir-print-op-on-diagnostic is one.
-void printOneLine(Diagnostic &diagnostic, VerbosityLevel verbosity) {
-  DiagnosticSeverity severity = diagnostic.getSeverity();
-  if ((severity == DiagnosticSeverity::Warning &&
-       verbosity == VerbosityLevel::ErrorsOnly) ||
-      (severity == DiagnosticSeverity::Remark &&
-       verbosity != VerbosityLevel::ErrorsWarningsAndRemarks))
-    return;
-  llvm::raw_ostream &os = llvm::errs();
-  Location location = diagnostic.getLocation();
-  if (auto file = location->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn() << ": ";
-  else if (!isa<UnknownLoc>(location))
-    os << location << ": ";
-  switch (severity) {
-  case DiagnosticSeverity::Error:
-    os << "error: ";
-    break;
-  case DiagnosticSeverity::Warning:
-    os << "warning: ";
-    break;
-  case DiagnosticSeverity::Remark:
-    os << "remark: ";
-    break;
-  case DiagnosticSeverity::Note:
-    os << "note: ";
-    break;
-  }
-  os << diagnostic.str() << "\n";
-  for (Diagnostic &note : diagnostic.getNotes())
-    printOneLine(note, verbosity);
-}
+/// The one-line printer of the run: the first error only, unless the input
+/// is split into chunks (one error each).
+OneLineDiagnostics *printer = nullptr;
 
-/// Installs printOneLine in every context MlirOptMain creates. The contexts
-/// are made inside MlirOptMain, after its own SourceMgrDiagnosticHandler;
-/// a dialect extension runs when a dialect loads (the builtin one at
-/// creation, the others as the parser meets them), and the handler
-/// registered last is asked first. Registering once per loaded dialect is
-/// harmless: the first handler that takes a diagnostic ends its delivery.
-struct OneLineDiagnostics : public DialectExtensionBase {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OneLineDiagnostics)
-  explicit OneLineDiagnostics(VerbosityLevel verbosity)
-      : DialectExtensionBase({}), verbosity(verbosity) {}
+/// Installs `printer` in every context MlirOptMain creates, instead of its
+/// SourceMgrDiagnosticHandler that echoes source lines. The contexts are
+/// made inside MlirOptMain, after that handler; a dialect extension runs
+/// when a dialect loads (the builtin one at creation, the others as the
+/// parser meets them), and the handler registered last is asked first.
+/// Registering once per loaded dialect is harmless: the first handler that
+/// takes a diagnostic ends its delivery.
+struct OneLineDiagnosticsExtension : public DialectExtensionBase {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(OneLineDiagnosticsExtension)
+  OneLineDiagnosticsExtension() : DialectExtensionBase({}) {}
   void apply(MLIRContext *context, MutableArrayRef<Dialect *>) const final {
-    VerbosityLevel level = verbosity;
-    context->getDiagEngine().registerHandler([level](Diagnostic &diagnostic) {
-      printOneLine(diagnostic, level);
-      return success();
-    });
+    printer->install(*context);
   }
   std::unique_ptr<DialectExtensionBase> clone() const final {
-    return std::make_unique<OneLineDiagnostics>(*this);
+    return std::make_unique<OneLineDiagnosticsExtension>(*this);
   }
-  VerbosityLevel verbosity;
 };
+
+/// registerAndParseCLIOptions of MlirOptMain.h, with LLVM's complaints about
+/// the command line on one line (distir::parseCommandLine).
+std::pair<std::string, std::string> parseOptions(int argc, char **argv,
+                                                 DialectRegistry &registry) {
+  static llvm::cl::opt<std::string> inputFilename(
+      llvm::cl::Positional, llvm::cl::desc("<input file>"),
+      llvm::cl::init("-"));
+  static llvm::cl::opt<std::string> outputFilename(
+      "o", llvm::cl::desc("Output filename"), llvm::cl::value_desc("filename"),
+      llvm::cl::init("-"));
+  MlirOptMainConfig::registerCLOptions(registry);
+  registerAsmPrinterCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  tracing::DebugCounter::registerCLOptions();
+  std::string header = "distir optimizer driver\nAvailable Dialects: ";
+  llvm::raw_string_ostream os(header);
+  llvm::interleaveComma(registry.getDialectNames(), os);
+  distir::parseCommandLine(argc, argv, header);
+  return {inputFilename.getValue(), outputFilename.getValue()};
+}
 
 [[noreturn]] void fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "dist-opt") << message << "\n";
@@ -117,8 +106,7 @@ int main(int argc, char **argv) {
   if (auto it = options.find("mlir-print-op-on-diagnostic");
       it != options.end())
     static_cast<llvm::cl::opt<bool> *>(it->second)->setInitialValue(false);
-  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
-      argc, argv, "distir optimizer driver\n", registry);
+  auto [inputFilename, outputFilename] = parseOptions(argc, argv, registry);
   distir::rejectRepeatedOptions("dist-opt");
 
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
@@ -126,11 +114,13 @@ int main(int argc, char **argv) {
   if (config.shouldShowDialects() || config.shouldListPasses())
     return asMainReturnCode(
         MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
-  // --verify-diagnostics matches MLIR's own diagnostics against the file.
+  // One line per diagnostic, except under --verify-diagnostics, which
+  // matches MLIR's own diagnostics against the file.
+  OneLineDiagnostics oneLine("", !config.inputSplitMarker().empty());
+  printer = &oneLine;
   if (!config.shouldVerifyDiagnostics())
-    registry.addExtension(TypeID::get<OneLineDiagnostics>(),
-                          std::make_unique<OneLineDiagnostics>(
-                              config.getDiagnosticVerbosityLevel()));
+    registry.addExtension(TypeID::get<OneLineDiagnosticsExtension>(),
+                          std::make_unique<OneLineDiagnosticsExtension>());
 
   if (std::optional<std::string> error =
           distir::checkRegularFile(inputFilename))

@@ -16,6 +16,7 @@
 #include "distir/Executor/Results.h"
 #include "distir/Import/OnnxImporter.h"
 #include "distir/Support/DebugOptions.h"
+#include "distir/Support/OneLineDiagnostics.h"
 #include "distir/Support/ToolSupport.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -123,28 +124,6 @@ std::vector<HostTensor> makeInputs(func::FuncOp func,
   return inputs;
 }
 
-/// Prints diagnostics as single "file:line:col: error: message" lines.
-void printDiagnostic(Diagnostic &diagnostic) {
-  auto location = diagnostic.getLocation()->findInstanceOf<FileLineColLoc>();
-  if (location)
-    llvm::errs() << location.getFilename().getValue() << ":"
-                 << location.getLine() << ":" << location.getColumn() << ": ";
-  else
-    llvm::errs() << "dist-run: ";
-  switch (diagnostic.getSeverity()) {
-  case DiagnosticSeverity::Error:
-    llvm::errs() << "error: ";
-    break;
-  case DiagnosticSeverity::Warning:
-    llvm::errs() << "warning: ";
-    break;
-  default:
-    llvm::errs() << "note: ";
-    break;
-  }
-  llvm::errs() << diagnostic.str() << "\n";
-}
-
 OwningOpRef<ModuleOp> parseProgram(const std::string &path,
                                    MLIRContext &context,
                                    llvm::SourceMgr &sourceMgr) {
@@ -163,14 +142,19 @@ OwningOpRef<ModuleOp> parseProgram(const std::string &path,
 /// function.
 func::FuncOp selectEntry(ModuleOp module, const std::string &path,
                          const std::string &name) {
+  auto withBody = [&](func::FuncOp func) {
+    if (func.isExternal())
+      fail(path + ": @" + func.getSymName() + " has no body to run");
+    return func;
+  };
   if (!name.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func)
       fail(path + ": no function @" + name);
-    return func;
+    return withBody(func);
   }
   if (auto main = module.lookupSymbol<func::FuncOp>("main"))
-    return main;
+    return withBody(main);
   func::FuncOp only;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isPrivate() || func.isExternal())
@@ -228,9 +212,9 @@ int main(int argc, char **argv) {
   distir::installOutOfMemoryHandler("dist-run");
   distir::registerDebugOptions();
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "dist-run: execute a dist program on the CPU "
-                              "with the reference kernels\n");
+  distir::parseCommandLine(argc, argv,
+                           "dist-run: execute a dist program on the CPU "
+                           "with the reference kernels\n");
   distir::rejectRepeatedOptions("dist-run");
   // NaN compares false with everything, so "< 0" alone lets it through and
   // then every comparison passes.
@@ -242,16 +226,14 @@ int main(int argc, char **argv) {
            llvm::formatv("{0}", llvm::format("%g", double(*tolerance))));
 
   // Only the dialects a program is written in: no passes run here.
+  distir::OneLineDiagnostics diagnostics("dist-run");
   DialectRegistry registry;
   registry.insert<dist::DistDialect, func::FuncDialect>();
   dist::registerExecutionInterfaceExternalModels(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
-  context.getDiagEngine().registerHandler([](Diagnostic &diagnostic) {
-    printDiagnostic(diagnostic);
-    return success();
-  });
+  diagnostics.install(context);
 
   llvm::SourceMgr programSources, referenceSources;
   OwningOpRef<ModuleOp> program =

@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
   threads.setDescription("Worker threads (default: the hardware's)");
   threads.addCategory(searchCategory);
   cl::HideUnrelatedOptions(searchCategory);
-  cl::ParseCommandLineOptions(
+  distir::parseCommandLine(
       argc, argv,
       "distir configuration search: the best data / tensor / pipeline "
       "parallel configurations of a model on a cluster\n");

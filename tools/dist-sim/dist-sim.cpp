@@ -67,9 +67,9 @@ int main(int argc, char **argv) {
   distir::keepFreedMemoryForReuse();
   distir::registerDebugOptions();
   cl::HideUnrelatedOptions(simCategory);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "distir cluster simulator: one training step of "
-                              "a placed program\n");
+  distir::parseCommandLine(argc, argv,
+                           "distir cluster simulator: one training step of "
+                           "a placed program\n");
   distir::rejectRepeatedOptions("dist-sim");
   distir::sim::DriverOptions options;
   options.inputFile = inputFile;

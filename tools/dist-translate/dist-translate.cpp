@@ -102,8 +102,8 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "distir translations into the dist dialect\n");
+  distir::parseCommandLine(argc, argv,
+                           "distir translations into the dist dialect\n");
   distir::rejectRepeatedOptions("dist-translate");
   if (listOnnxOps) {
     for (const std::string &op : distir::getSupportedOnnxOps())

@@ -49,11 +49,16 @@ TEST(Cluster, DeviceIdsAreNodeMajor) {
   EXPECT_EQ(&cluster.linkBetween(1, 2), &cluster.intraNode);
 }
 
-TEST(Cluster, HugeClusterDoesNotOverflow) {
-  StatusOr<Cluster> cluster = parseClusterSpec("dgx-h100:nodes=1000000000");
+TEST(Cluster, LargestClusterIsTheDialectsDeviceLimit) {
+  StatusOr<Cluster> cluster = parseClusterSpec("dgx-h100:nodes=131072");
   ASSERT_TRUE(cluster) << cluster.message();
-  EXPECT_EQ(cluster->numDevices(), int64_t(8000000000));
-  EXPECT_EQ(cluster->nodeOf(int64_t(7999999999)), 999999999);
+  EXPECT_EQ(cluster->numDevices(), int64_t{1} << 20);
+  EXPECT_EQ(cluster->nodeOf((int64_t{1} << 20) - 1), 131071);
+  StatusOr<Cluster> larger = parseClusterSpec("dgx-h100:nodes=131073");
+  ASSERT_FALSE(larger);
+  EXPECT_EQ(larger.message(),
+            "cluster spec 'dgx-h100:nodes=131073': 131073 nodes are more than "
+            "1048576 devices, the dialect's limit");
 }
 
 TEST(ClusterSpec, PresetWithNodes) {

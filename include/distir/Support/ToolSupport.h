@@ -12,12 +12,16 @@
 #ifndef DISTIR_SUPPORT_COMMANDLINE_H
 #define DISTIR_SUPPORT_COMMANDLINE_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -25,6 +29,50 @@
 #include <unistd.h>
 
 namespace distir {
+
+/// cl::ParseCommandLineOptions, with its complaints on one line and exit
+/// code 1: LLVM prints "Unknown command line argument" and "Did you mean",
+/// or "requires a value!" and "must be specified", on lines of their own,
+/// some to the stream it is given and some straight to stderr (fd 2, which is
+/// captured in a temporary file while parsing).
+inline void parseCommandLine(int argc, const char *const *argv,
+                             llvm::StringRef overview) {
+  std::string complaints;
+  llvm::raw_string_ostream errs(complaints);
+  std::FILE *capture = std::tmpfile();
+  int savedStderr = capture ? ::dup(2) : -1;
+  if (savedStderr >= 0)
+    ::dup2(::fileno(capture), 2);
+  bool parsed = llvm::cl::ParseCommandLineOptions(argc, argv, overview, &errs);
+  llvm::errs().flush();
+  if (savedStderr >= 0) {
+    ::dup2(savedStderr, 2);
+    ::close(savedStderr);
+    std::rewind(capture);
+    char buffer[4096];
+    size_t size;
+    while ((size = std::fread(buffer, 1, sizeof(buffer), capture)) > 0)
+      complaints.append(buffer, size);
+  }
+  if (capture)
+    std::fclose(capture);
+  if (parsed) {
+    llvm::errs() << complaints;
+    return;
+  }
+  llvm::StringRef program = llvm::sys::path::filename(argv[0]);
+  std::string line;
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(complaints).split(parts, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef part : parts) {
+    part = part.trim();
+    if (part.consume_front(program))
+      part = part.drop_while([](char c) { return c == ':' || c == ' '; });
+    line += (line.empty() ? "" : " ") + part.str();
+  }
+  llvm::WithColor::error(llvm::errs(), program) << line << "\n";
+  std::exit(1);
+}
 
 /// Exits with one line when an option that takes one value (cl::Optional or
 /// cl::Required: every cl::opt) occurs more than once.

@@ -6,6 +6,7 @@
 #include "distir/Dialect/Dist/IR/Mesh.h"
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
+#include "distir/Support/OneLineDiagnostics.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -166,11 +167,12 @@ int runDriver(const DriverOptions &options) {
   // Only what a placed program contains: dist ops inside func.func.
   DialectRegistry registry;
   registry.insert<dist::DistDialect, func::FuncDialect>();
+  distir::OneLineDiagnostics diagnostics;
   MLIRContext context(registry);
-  // Errors stay one line: no dump of the offending op.
+  // Errors stay one line: no dump of the offending op, no echoed source.
   context.printOpOnDiagnostic(false);
+  diagnostics.install(context);
   llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string fileError;
   std::unique_ptr<llvm::MemoryBuffer> buffer =
       openInputFile(options.inputFile, &fileError);

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BucketOptions.h"
+
 #include "distir/Dialect/Dist/IR/Layout.h"
 #include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/FunctionSharding.h"
@@ -127,6 +129,10 @@ struct DataParallelPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    FailureOr<int64_t> bucketBytes =
+        getCheckedBucketBytes(module.getLoc(), gradBucketMb);
+    if (failed(bucketBytes))
+      return signalPassFailure();
     if (gradBucketMb > 0 && annotateOnly) {
       mlir::emitError(module.getLoc())
           << "grad-bucket-mb needs the partitioned program: it cannot be "
@@ -137,7 +143,7 @@ struct DataParallelPass
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal())
-        bucketGradientReductions(func, getBucketBytes(gradBucketMb));
+        bucketGradientReductions(func, *bucketBytes);
   }
 };
 } // namespace

@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BucketOptions.h"
+
 #include "distir/Dialect/Dist/IR/Mesh.h"
 #include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/Passes.h"
@@ -36,6 +38,9 @@ struct ParallelizePass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Location loc = module.getLoc();
+    FailureOr<int64_t> bucketBytes = getCheckedBucketBytes(loc, gradBucketMb);
+    if (failed(bucketBytes))
+      return signalPassFailure();
     FailureOr<PipelineOptions> options = getPipelineOptions(
         loc, pp, microbatches, schedule, cluster, interleave);
     if (failed(options))
@@ -91,7 +96,7 @@ struct ParallelizePass
     for (func::FuncOp func : funcs) {
       if (failed(shardOptimizerOverDataParallel(func, *meshOp, "dp", zero)))
         return signalPassFailure();
-      bucketGradientReductions(func, getBucketBytes(gradBucketMb));
+      bucketGradientReductions(func, *bucketBytes);
     }
   }
 };
