@@ -1,0 +1,1 @@
+func.func private @f(tensor<4xf32, #dist.devices<[a]>>)

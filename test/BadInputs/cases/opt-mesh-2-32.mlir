@@ -1,0 +1,1 @@
+dist.mesh @m shape = [4294967296] axes = ["dp"]

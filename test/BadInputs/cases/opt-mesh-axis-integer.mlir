@@ -1,0 +1,1 @@
+dist.mesh @m shape = [2] axes = [1]

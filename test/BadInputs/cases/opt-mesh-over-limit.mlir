@@ -1,0 +1,1 @@
+dist.mesh @m shape = [1048577] axes = ["dp"]

@@ -1,0 +1,2 @@
+dist.mesh @m shape = [2] axes = ["a"]
+dist.mesh @m shape = [2] axes = ["b"]

@@ -1,0 +1,1 @@
+dist.mesh @m shape = [0] axes = ["dp"]

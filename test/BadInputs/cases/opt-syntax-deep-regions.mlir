@@ -1,0 +1,4003 @@
+func.func @f() {
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+"test.region"() ({
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+}) : () -> ()
+  return
+}

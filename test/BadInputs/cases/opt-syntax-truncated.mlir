@@ -1,0 +1,3 @@
+module {
+  func.func @mlp(%arg0: tensor<16x16xf32> {dist.name = "layers.0.weight", dist.role = "parameter"}, %arg1: tensor<16x16xf32> {dist.name = "layers.1.weight", dist.role = "parameter"}, %arg2: tensor<8x16xf32> {dist.name = "input", dist.role = "data"}, %arg3: tensor<8x16xf32> {dist.name = "target", dist.role = "data"}) -> (tensor<f32> {dist.name = "loss", dist.role = "loss"}) {
+    %0 = dist.matmul %arg2, %arg0 {dist.layer = 0 : i64} : (tensor<8x16xf32>, te

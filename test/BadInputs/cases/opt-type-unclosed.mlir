@@ -1,0 +1,4 @@
+func.func @f(%x: tensor<4xf32) {
+  %0 = dist.relu %x : (tensor<4xf32) -> tensor<4xf32
+  return
+}

@@ -1,0 +1,1 @@
+dist.mesh @m shape = [4] axes = ["dp"] devices = [0, 1, 2]

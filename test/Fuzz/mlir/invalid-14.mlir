@@ -1,0 +1,2 @@
+dist.mesh @m shape = [2, 2] axes = ["dp", "tp"]
+func.func private @unknown_axis(tensor<4x4xf32> {dist.sharding = #dist.sharding<@m, [["pp"], []]>})

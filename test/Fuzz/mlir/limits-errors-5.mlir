@@ -1,0 +1,1 @@
+dist.mesh @huge shape = [1099511627776] axes = ["dp"]
