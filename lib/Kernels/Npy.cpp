@@ -155,8 +155,8 @@ uint32_t readLittleEndian(const std::string &bytes, size_t offset,
 }
 } // namespace
 
-/// `text` with control characters as \xNN: messages quote the header, whose
-/// bytes may break the one-line error over lines.
+/// `text` with control characters as \xNN: messages quote the header (keys,
+/// the dtype), whose bytes may break the one-line error over lines.
 static std::string escapeControlCharacters(const std::string &text) {
   std::string escaped;
   for (unsigned char c : text) {
@@ -172,7 +172,8 @@ static std::string escapeControlCharacters(const std::string &text) {
   return escaped;
 }
 
-Status parseNpy(const std::string &bytes, HostTensor &tensor) {
+/// parseNpy without the escaping of its messages.
+static Status parseNpyContents(const std::string &bytes, HostTensor &tensor) {
   if (bytes.size() < kMagicSize + 2 ||
       bytes.compare(0, kMagicSize, kMagic, kMagicSize) != 0)
     return Status::error("not a .npy file (bad magic string)");
@@ -193,9 +194,8 @@ Status parseNpy(const std::string &bytes, HostTensor &tensor) {
   std::string descr;
   bool fortranOrder = false;
   std::vector<int64_t> shape;
-  if (Status parsed = HeaderParser(header).parse(descr, fortranOrder, shape);
-      !parsed.ok())
-    return Status::error(escapeControlCharacters(parsed.message()));
+  DISTIR_RETURN_IF_ERROR(
+      HeaderParser(header).parse(descr, fortranOrder, shape));
   if (fortranOrder)
     return Status::error("Fortran-order .npy arrays are not supported; save "
                          "with numpy.ascontiguousarray");
@@ -230,6 +230,13 @@ Status parseNpy(const std::string &bytes, HostTensor &tensor) {
   }
   tensor = std::move(result);
   return Status::success();
+}
+
+Status parseNpy(const std::string &bytes, HostTensor &tensor) {
+  Status status = parseNpyContents(bytes, tensor);
+  if (status.ok())
+    return status;
+  return Status::error(escapeControlCharacters(status.message()));
 }
 
 std::string serializeNpy(const HostTensor &tensor) {
