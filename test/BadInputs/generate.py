@@ -314,7 +314,7 @@ for name, option in [
         ("cluster-unknown", "pp=2 microbatches=2 cluster=nope"),
         ("cluster-zero", "pp=2 microbatches=2 cluster=/dev/zero"),
         ("cluster-nodes-zero", "pp=2 microbatches=2 cluster=dgx-a100:nodes=0"),
-        ("unknown-option", "dp=2 zero=3"), ("missing-value", "dp"),
+        ("unknown-option", "dp=2 nope=3"), ("missing-value", "dp"),
         ("scatter-gather-word", "tp=2 pp=2 microbatches=2 scatter-gather=maybe"),
 ]:
     add("opt-parallelize-" + name,
