@@ -625,44 +625,39 @@ Status StepSimulator::runTasks(SimResult &result) {
 
 std::vector<std::vector<MemoryEvent>>
 StepSimulator::collectMemoryEvents() const {
+  // Each result slot of each task that has bytes: its class and slot.
+  auto forEachResult = [&](auto visit) {
+    for (TaskId t = 0; t < numTasks; ++t) {
+      const Task &task = tasks[t];
+      if (task.resultBytes == 0)
+        continue;
+      DeviceSetId where = task.resultSet();
+      const uint32_t *classes = cs.classes(where);
+      for (uint32_t k = 0, e = cs.numSlots(where); k < e; ++k)
+        visit(task, classes[k], resultBase[t] + k);
+    }
+  };
   // Counted first, so that each class's frees go first (sortMemoryEvents)
   // into storage allocated once.
   std::vector<size_t> nextFree(cs.numClasses), nextAlloc(cs.numClasses);
-  for (TaskId t = 0; t < numTasks; ++t) {
-    const Task &task = tasks[t];
-    if (task.resultBytes == 0)
-      continue;
-    DeviceSetId where = task.resultSet();
-    const uint32_t *classes = cs.classes(where);
-    for (uint32_t k = 0, e = cs.numSlots(where); k < e; ++k) {
-      ++nextAlloc[classes[k]];
-      if (!task.liveOut)
-        ++nextFree[classes[k]];
-    }
-  }
+  forEachResult([&](const Task &task, uint32_t cls, uint32_t) {
+    ++nextAlloc[cls];
+    if (!task.liveOut)
+      ++nextFree[cls];
+  });
   std::vector<std::vector<MemoryEvent>> events(cs.numClasses);
   for (uint32_t c = 0; c < cs.numClasses; ++c) {
     events[c].resize(nextFree[c] + nextAlloc[c]);
     nextAlloc[c] = nextFree[c];
     nextFree[c] = 0;
   }
-  for (TaskId t = 0; t < numTasks; ++t) {
-    const Task &task = tasks[t];
-    if (task.resultBytes == 0)
-      continue;
-    DeviceSetId where = task.resultSet();
-    const uint32_t *classes = cs.classes(where);
-    for (uint32_t k = 0, e = cs.numSlots(where); k < e; ++k) {
-      uint32_t slot = resultBase[t] + k;
-      std::vector<MemoryEvent> &classEvents = events[classes[k]];
-      classEvents[nextAlloc[classes[k]]++] = {start[slot], task.resultBytes,
-                                              task.memoryKind};
-      if (!task.liveOut)
-        classEvents[nextFree[classes[k]]++] = {
-            std::max(finish[slot], lastUse[slot]), -task.resultBytes,
-            task.memoryKind};
-    }
-  }
+  forEachResult([&](const Task &task, uint32_t cls, uint32_t slot) {
+    events[cls][nextAlloc[cls]++] = {start[slot], task.resultBytes,
+                                     task.memoryKind};
+    if (!task.liveOut)
+      events[cls][nextFree[cls]++] = {std::max(finish[slot], lastUse[slot]),
+                                      -task.resultBytes, task.memoryKind};
+  });
   return events;
 }
 
