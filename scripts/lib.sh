@@ -24,6 +24,10 @@ DISTIR_PACKAGES=(
   librandom123-dev              # training dropout's counter-based generator
   clang-14 libclang-rt-14-dev   # libFuzzer target of the ONNX importer
   clang-format-22 clang-tidy-22  # the style tests
+  python3-dev python3-pybind11  # the Python package (python/)
+  python3-pytest python3-pandas python3-matplotlib python3-torch  # its tests
+  libjs-chart.js                # the plots of dist-sim/dist-search --html
+  chromium                      # the browser tests of those pages
 )
 
 distir_install_deps() {

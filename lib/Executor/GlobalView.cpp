@@ -9,6 +9,7 @@
 
 #include "mlir/IR/SymbolTable.h"
 
+#include <chrono>
 #include <map>
 
 using namespace mlir;
@@ -337,6 +338,47 @@ Status assembleGlobal(const PlacedValue &value, const GlobalLayout &layout,
     DISTIR_RETURN_IF_ERROR(k::insertSlice(sum, offsets, result));
   }
   global = std::move(result);
+  return Status::success();
+}
+
+Status runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
+                 const GlobalRunOptions &options,
+                 std::vector<HostTensor> &outputs,
+                 std::vector<GlobalLayout> &resultLayouts) {
+  Status failed = Status::error("@" + func.getSymName().str() + " failed");
+  std::vector<GlobalLayout> argumentLayouts;
+  if (mlir::failed(getArgumentLayouts(func, argumentLayouts)) ||
+      mlir::failed(getResultLayouts(func, resultLayouts)))
+    return failed;
+  if (inputs.size() != argumentLayouts.size())
+    return Status::error("@" + func.getSymName().str() + " takes " +
+                         std::to_string(argumentLayouts.size()) +
+                         " arguments, got " + std::to_string(inputs.size()));
+  std::vector<PlacedValue> arguments(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Status status =
+            distributeGlobal(inputs[i], argumentLayouts[i], arguments[i]);
+        !status.ok())
+      return Status::error("argument " + std::to_string(i) + ": " +
+                           status.message());
+  Interpreter interpreter(func->getParentOfType<ModuleOp>());
+  std::vector<PlacedValue> results;
+  for (unsigned run = 0; run < std::max(1u, options.repeat); ++run) {
+    auto start = std::chrono::steady_clock::now();
+    if (mlir::failed(interpreter.run(func, arguments, results)))
+      return failed;
+    std::chrono::duration<double, std::milli> elapsed =
+        std::chrono::steady_clock::now() - start;
+    if (options.onRun)
+      options.onRun(run, elapsed.count());
+  }
+  outputs.resize(results.size());
+  for (size_t i = 0; i < results.size(); ++i)
+    if (Status status = assembleGlobal(results[i], resultLayouts[i],
+                                       options.rtol, options.atol, outputs[i]);
+        !status.ok())
+      return Status::error("result " + std::to_string(i) + ": " +
+                           status.message());
   return Status::success();
 }
 

@@ -32,7 +32,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 #include <cmath>
 #include <map>
 
@@ -169,40 +168,26 @@ func::FuncOp selectEntry(ModuleOp module, const std::string &path,
   return only;
 }
 
-/// Runs `func` on global inputs and returns global results.
-bool runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
-               std::vector<HostTensor> &outputs,
-               std::vector<GlobalLayout> &resultLayouts) {
-  std::vector<GlobalLayout> argumentLayouts;
-  if (failed(getArgumentLayouts(func, argumentLayouts)) ||
-      failed(getResultLayouts(func, resultLayouts)))
-    return false;
-  std::vector<PlacedValue> arguments(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (Status status =
-            distributeGlobal(inputs[i], argumentLayouts[i], arguments[i]);
-        !status.ok())
-      fail("argument " + std::to_string(i) + ": " + status.message());
-  Interpreter interpreter(func->getParentOfType<ModuleOp>());
-  std::vector<PlacedValue> results;
-  for (unsigned run = 0; run < std::max(1u, unsigned(repeat)); ++run) {
-    auto start = std::chrono::steady_clock::now();
-    if (failed(interpreter.run(func, arguments, results)))
-      return false;
-    std::chrono::duration<double, std::milli> elapsed =
-        std::chrono::steady_clock::now() - start;
-    if (printTime)
+/// Runs `func` on global inputs and returns global results (false after a
+/// diagnostic).
+bool runOrReport(func::FuncOp func, const std::vector<HostTensor> &inputs,
+                 std::vector<HostTensor> &outputs,
+                 std::vector<GlobalLayout> &resultLayouts,
+                 const OneLineDiagnostics &diagnostics) {
+  GlobalRunOptions options;
+  options.repeat = repeat;
+  options.rtol = relativeTolerance;
+  options.atol = absoluteTolerance;
+  if (printTime)
+    options.onRun = [&](unsigned run, double milliseconds) {
       llvm::errs() << "time: @" << func.getSymName() << " run " << run << ": "
-                   << llvm::format("%.3f", elapsed.count()) << " ms\n";
-  }
-  outputs.resize(results.size());
-  for (size_t i = 0; i < results.size(); ++i)
-    if (Status status =
-            assembleGlobal(results[i], resultLayouts[i], relativeTolerance,
-                           absoluteTolerance, outputs[i]);
-        !status.ok())
-      fail("result " + std::to_string(i) + ": " + status.message());
-  return true;
+                   << llvm::format("%.3f", milliseconds) << " ms\n";
+    };
+  Status status =
+      distir::runGlobal(func, inputs, options, outputs, resultLayouts);
+  if (!status.ok() && !diagnostics.hasPrintedError())
+    fail(status.message());
+  return status.ok();
 }
 
 } // namespace
@@ -271,7 +256,7 @@ int main(int argc, char **argv) {
 
   std::vector<HostTensor> outputs, expected;
   std::vector<GlobalLayout> outputLayouts, expectedLayouts;
-  if (!runGlobal(programEntry, inputs, outputs, outputLayouts))
+  if (!runOrReport(programEntry, inputs, outputs, outputLayouts, diagnostics))
     return 1;
   if (printValues || !referenceEntry)
     for (size_t i = 0; i < outputs.size(); ++i)
@@ -280,7 +265,8 @@ int main(int argc, char **argv) {
     check(writeResultFiles(outputDir, outputLayouts, outputs));
   if (!referenceEntry)
     return 0;
-  if (!runGlobal(referenceEntry, inputs, expected, expectedLayouts))
+  if (!runOrReport(referenceEntry, inputs, expected, expectedLayouts,
+                   diagnostics))
     return 1;
   bool pass = false;
   check(compareResults(llvm::outs(), outputLayouts, outputs, expected,

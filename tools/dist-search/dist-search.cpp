@@ -3,7 +3,7 @@
 //   dist-search MODEL... --cluster SPEC [--devices N,...] [--global-batch
 //   B,...]
 //               [--top K] [--max-memory-fraction F] [--threads T]
-//               [--csv out.csv] [--json out.json]
+//               [--csv out.csv] [--json out.json] [--html out.html]
 //
 // Prints, per model and device count, the ranked configurations with the
 // command line that reproduces each. Exits 1 on bad input (one line on
@@ -82,6 +82,11 @@ static cl::opt<std::string> jsonFile("json",
                                      cl::desc("Write every simulated "
                                               "configuration as JSON here"),
                                      cl::cat(searchCategory));
+static cl::opt<std::string>
+    htmlFile("html",
+             cl::desc("Write a self-contained HTML page plotting every "
+                      "simulated configuration here"),
+             cl::cat(searchCategory));
 static cl::opt<std::string> optimizer("optimizer", cl::init("adam"),
                                       cl::desc("Optimizer: adam or sgd"),
                                       cl::cat(searchCategory));
@@ -206,5 +211,6 @@ int main(int argc, char **argv) {
                              : progressBar == cl::BOU_TRUE;
   command.csvFile = csvFile;
   command.jsonFile = jsonFile;
+  command.htmlFile = htmlFile;
   return runSearchCommand(command);
 }

@@ -1,7 +1,8 @@
 //===- dist-sim.cpp - Simulate a placed dist program on a cluster ---------===//
 //
 //   dist-sim prog.mlir --cluster dgx-a100:nodes=4 [--report r.json]
-//            [--trace t.json] [--profile p.json] [--no-overlap]
+//            [--trace t.json] [--html page.html] [--profile p.json]
+//            [--no-overlap]
 //            [--framework megatron-sc21[:ddp=local]]
 //
 // Prints a summary of one simulated step. Exits 1 on bad input and when the
@@ -37,6 +38,10 @@ static cl::opt<std::string> reportFile("report", cl::cat(simCategory),
 static cl::opt<std::string>
     traceFile("trace", cl::cat(simCategory),
               cl::desc("Write a Chrome-trace/Perfetto JSON here"));
+static cl::opt<std::string>
+    htmlFile("html", cl::cat(simCategory),
+             cl::desc("Write a self-contained HTML page plotting the step "
+                      "(timeline, memory, top ops) here"));
 static cl::opt<std::string>
     profileFile("profile", cl::cat(simCategory),
                 cl::desc("Measured op times (JSON) overriding the "
@@ -79,6 +84,7 @@ int main(int argc, char **argv) {
   options.entry = entry;
   options.reportFile = reportFile;
   options.traceFile = traceFile;
+  options.htmlFile = htmlFile;
   options.overlap = !noOverlap;
   options.topOps = topOps;
   options.samplesPerStep = samplesPerStep;

@@ -16,6 +16,7 @@
 
 #include "distir/Executor/Executor.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,27 @@ Status distributeGlobal(const HostTensor &global, const GlobalLayout &layout,
 /// checks that replicas agree within numpy.allclose(rtol, atol).
 Status assembleGlobal(const PlacedValue &value, const GlobalLayout &layout,
                       double rtol, double atol, HostTensor &global);
+
+/// How runGlobal runs a function.
+struct GlobalRunOptions {
+  /// Runs of the function; the results are the last run's.
+  unsigned repeat = 1;
+  /// Tolerances of the check that replicas of a result agree.
+  double rtol = 1e-4, atol = 1e-5;
+  /// Told each run's index and milliseconds (dist-run --time); may be empty.
+  std::function<void(unsigned, double)> onRun;
+};
+
+/// dist-run's execution in the global view, shared with the Python package:
+/// lays the global `inputs` out over `func`'s devices as its signature says,
+/// runs it with the interpreter and reassembles each result into a global
+/// tensor (`resultLayouts` say how). An error emitted as a diagnostic (a
+/// layout the function cannot have, an op that fails) comes back as
+/// "@func failed", after the diagnostic.
+Status runGlobal(mlir::func::FuncOp func, const std::vector<HostTensor> &inputs,
+                 const GlobalRunOptions &options,
+                 std::vector<HostTensor> &outputs,
+                 std::vector<GlobalLayout> &resultLayouts);
 
 } // namespace distir
 

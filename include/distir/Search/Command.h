@@ -10,7 +10,11 @@
 #ifndef DISTIR_SEARCH_COMMAND_H
 #define DISTIR_SEARCH_COMMAND_H
 
+#include "distir/Search/Report.h"
+#include "distir/Support/Status.h"
+
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,9 +53,17 @@ struct SearchCommand {
   bool timing = false;
   int threads = 0;
   bool showProgress = false;
-  /// Where to write every simulated configuration; empty: nowhere.
-  std::string csvFile, jsonFile;
+  /// Where to write every simulated configuration (the HTML page plots
+  /// them); empty: nowhere.
+  std::string csvFile, jsonFile, htmlFile;
 };
+
+/// Checks the options, parses the models and searches: dist-search without
+/// its output, the library call behind it and the Python package. Bad input
+/// is a one-line error; `progress` (may be empty) gets (done, total).
+StatusOr<std::vector<ScenarioReport>>
+searchScenarios(const SearchCommand &command,
+                const std::function<void(int64_t, int64_t)> &progress = {});
 
 /// Runs dist-search. Returns the exit code: 1 on bad input (one line on
 /// stderr, `dist-search: error: ...`), 2 when no configuration of some

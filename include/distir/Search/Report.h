@@ -100,6 +100,12 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top);
 /// One row per simulated configuration of every scenario (header first).
 void writeCsv(std::ostream &os, const std::vector<ScenarioReport> &reports);
 void writeJson(std::ostream &os, const std::vector<ScenarioReport> &reports);
+/// The page of dist-search --html: per scenario, step time against peak
+/// memory for every simulated configuration, coloured by parallelism form,
+/// with the Pareto front and the device memory line; hovering a point shows
+/// its command line. Self-contained (Html.h).
+void writeSearchHtml(std::ostream &os,
+                     const std::vector<ScenarioReport> &reports);
 
 /// A one-line bar on a terminal, redrawn at most every 100 ms; silent when
 /// disabled (output not a terminal) so that logs stay clean.

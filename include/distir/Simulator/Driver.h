@@ -9,6 +9,10 @@
 #ifndef DISTIR_SIMULATOR_DRIVER_H
 #define DISTIR_SIMULATOR_DRIVER_H
 
+#include "distir/Simulator/Program.h"
+#include "distir/Simulator/Simulator.h"
+#include "distir/Support/Status.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <string>
@@ -28,8 +32,12 @@ struct DriverOptions {
   std::string profileFile;
   /// Function to simulate; empty: main, or the only function.
   std::string entry;
-  /// Where to write the JSON report and the Chrome trace; empty: nowhere.
-  std::string reportFile, traceFile;
+  /// Where to write the JSON report, the Chrome trace and the HTML page;
+  /// empty: nowhere.
+  std::string reportFile, traceFile, htmlFile;
+  /// Keep every task's times and the memory curves (the trace and the page
+  /// need them; on whenever one of them is written).
+  bool recordTimeline = false;
   /// Communication on its own streams as the framework runs it; false puts
   /// everything on the compute stream, whatever the framework.
   bool overlap = true;
@@ -41,6 +49,21 @@ struct DriverOptions {
   bool timing = false;
   unsigned repeat = 1;
 };
+
+/// One simulated step of a function, with what its outputs need.
+struct SimulatedStep {
+  Program program;
+  SimResult result;
+  ReportContext context;
+  /// Seconds spent lowering, and simulating once (the mean of the repeats).
+  double loweringS = 0, simulationS = 0;
+};
+
+/// Lowers and simulates `func` as dist-sim does with `options` (its files
+/// aside): the library call behind dist-sim and the Python package. A
+/// lowering error is emitted as a diagnostic on `func`'s context first.
+StatusOr<SimulatedStep> simulateFunction(mlir::func::FuncOp func,
+                                         const DriverOptions &options);
 
 /// Runs dist-sim: the summary goes to stdout; errors to stderr as
 /// `dist-sim: error: ...` or as diagnostics. Returns the exit code: 1 on bad

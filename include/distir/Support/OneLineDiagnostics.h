@@ -49,22 +49,35 @@ public:
         return;
       errorPrinted = true;
     }
-    bool printOp =
-        diagnostic.getLocation()->getContext()->shouldPrintOpOnDiagnostic();
     llvm::raw_ostream &os = llvm::errs();
-    os << formatLocation(diagnostic.getLocation()) << getSeverityName(severity)
-       << ": " << fold(diagnostic.str());
-    for (mlir::Diagnostic &note : diagnostic.getNotes())
-      if (!printOp)
-        os << " (note: " << formatLocation(note.getLocation())
-           << fold(note.str()) << ")";
-    os << "\n";
-    if (printOp)
+    os << format(diagnostic) << "\n";
+    if (diagnostic.getLocation()->getContext()->shouldPrintOpOnDiagnostic())
       for (mlir::Diagnostic &note : diagnostic.getNotes())
         os << formatLocation(note.getLocation()) << "note: " << note.str()
            << "\n";
     os.flush();
   }
+
+  /// The diagnostic's line, "file:line:col: error: message (note: ...)",
+  /// without the newline (the Python package raises it).
+  std::string format(mlir::Diagnostic &diagnostic) const {
+    bool printOp =
+        diagnostic.getLocation()->getContext()->shouldPrintOpOnDiagnostic();
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << formatLocation(diagnostic.getLocation())
+       << getSeverityName(diagnostic.getSeverity()) << ": "
+       << fold(diagnostic.str());
+    for (mlir::Diagnostic &note : diagnostic.getNotes())
+      if (!printOp)
+        os << " (note: " << formatLocation(note.getLocation())
+           << fold(note.str()) << ")";
+    return line;
+  }
+
+  /// Whether an error was printed (the caller then adds no message of its
+  /// own).
+  bool hasPrintedError() const { return errorPrinted; }
 
 private:
   std::string formatLocation(mlir::Location location) const {

@@ -28,6 +28,9 @@ int fail(const Twine &message) {
   return 1;
 }
 
+/// A bad option's error.
+Status invalid(const Twine &message) { return Status::error(message.str()); }
+
 /// Writes what `write` prints to `path` through LLVM's output files (written
 /// whole or not at all).
 template <typename Writer>
@@ -50,20 +53,20 @@ bool writeOutput(const std::string &path, Writer write) {
 }
 
 /// The space: device counts, batches, microbatches, schedules and
-/// recomputation modes as given; false after printing the error.
-bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
-               SpaceOptions &space) {
+/// recomputation modes as given.
+Status readSpace(const SearchCommand &command, const topology::Cluster &cluster,
+                 SpaceOptions &space) {
   for (int64_t n : command.deviceCounts)
     if (n <= 0)
-      return !fail("--devices must be positive integers, got " + Twine(n));
+      return invalid("--devices must be positive integers, got " + Twine(n));
   space.deviceCounts = command.deviceCounts;
   if (command.maxDevices != 0) {
     if (command.maxDevices < 0)
-      return !fail("--max-devices must be a positive integer, got " +
-                   Twine(command.maxDevices));
+      return invalid("--max-devices must be a positive integer, got " +
+                     Twine(command.maxDevices));
     if (!command.deviceCounts.empty())
-      return !fail("--max-devices and --devices exclude each other: the "
-                   "first is a limit, the second exact counts");
+      return invalid("--max-devices and --devices exclude each other: the "
+                     "first is a limit, the second exact counts");
     space.deviceCounts = {command.maxDevices};
     space.devicesAtMost = true;
   }
@@ -71,23 +74,25 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
     space.deviceCounts = {cluster.numDevices()};
   for (int64_t b : command.globalBatches)
     if (b <= 0)
-      return !fail("--global-batch must be positive integers, got " + Twine(b));
+      return invalid("--global-batch must be positive integers, got " +
+                     Twine(b));
   space.globalBatches = command.globalBatches;
   for (int64_t m : command.microbatches)
     if (m <= 0)
-      return !fail("--microbatches must be positive integers, got " + Twine(m));
+      return invalid("--microbatches must be positive integers, got " +
+                     Twine(m));
   space.microbatches = command.microbatches;
   if (command.maxMicrobatches <= 0)
-    return !fail("--max-microbatches must be positive, got " +
-                 Twine(command.maxMicrobatches));
+    return invalid("--max-microbatches must be positive, got " +
+                   Twine(command.maxMicrobatches));
   space.maxMicrobatches = command.maxMicrobatches;
   if (!command.schedules.empty()) {
     space.schedules.clear();
     for (const std::string &name : command.schedules) {
       std::optional<Schedule> schedule = parseSchedule(name);
       if (!schedule)
-        return !fail("--schedules: unknown schedule '" + name +
-                     "' (gpipe or 1f1b)");
+        return invalid("--schedules: unknown schedule '" + name +
+                       "' (gpipe or 1f1b)");
       space.schedules.push_back(*schedule);
     }
   }
@@ -96,10 +101,10 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
     for (const std::string &name : command.recomputeModes) {
       std::optional<Recompute> mode = parseRecompute(name);
       if (!mode)
-        return !fail("--recompute: unknown mode '" + name +
-                     "' (none, full, minimal or selective)");
+        return invalid("--recompute: unknown mode '" + name +
+                       "' (none, full, minimal or selective)");
       if (llvm::is_contained(space.recomputeModes, *mode))
-        return !fail("--recompute: '" + name + "' given twice");
+        return invalid("--recompute: '" + name + "' given twice");
       space.recomputeModes.push_back(*mode);
     }
   }
@@ -107,9 +112,10 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
     space.interleaves.clear();
     for (int64_t v : command.interleaves) {
       if (v <= 0)
-        return !fail("--interleave must be positive integers, got " + Twine(v));
+        return invalid("--interleave must be positive integers, got " +
+                       Twine(v));
       if (llvm::is_contained(space.interleaves, v))
-        return !fail("--interleave: " + Twine(v) + " given twice");
+        return invalid("--interleave: " + Twine(v) + " given twice");
       space.interleaves.push_back(v);
     }
   }
@@ -117,31 +123,31 @@ bool readSpace(const SearchCommand &command, const topology::Cluster &cluster,
     space.sequenceParallels.clear();
     for (const std::string &name : command.sequenceParallels) {
       if (name != "false" && name != "true")
-        return !fail("--sequence-parallel: unknown value '" + name +
-                     "' (false or true)");
+        return invalid("--sequence-parallel: unknown value '" + name +
+                       "' (false or true)");
       bool value = name == "true";
       if (llvm::is_contained(space.sequenceParallels, value))
-        return !fail("--sequence-parallel: '" + name + "' given twice");
+        return invalid("--sequence-parallel: '" + name + "' given twice");
       space.sequenceParallels.push_back(value);
     }
   }
   space.powersOfTwo = command.powersOfTwo;
   space.accumulateWithoutPipeline = command.accumulateWithoutPipeline;
-  return true;
+  return Status::success();
 }
 
-/// The search options of `command`; false after printing the error.
-bool readOptions(const SearchCommand &command, SearchOptions &options) {
+/// The search options of `command`.
+Status readOptions(const SearchCommand &command, SearchOptions &options) {
   StatusOr<topology::Cluster> cluster =
       topology::parseClusterSpec(command.clusterSpec);
   if (!cluster)
-    return !fail(cluster.message());
+    return cluster.status();
   options.cluster = *cluster;
   options.clusterSpec = command.clusterSpec;
   StatusOr<sim::Framework> framework =
       sim::parseFrameworkSpec(command.frameworkSpec);
   if (!framework)
-    return !fail(framework.message());
+    return framework.status();
   options.framework = *framework;
   options.frameworkSpec = command.frameworkSpec;
   // SC'21's and 2022's Megatron-LM scatter and gather pipeline tensors by
@@ -150,24 +156,23 @@ bool readOptions(const SearchCommand &command, SearchOptions &options) {
   StringRef preset = StringRef(command.frameworkSpec).split(':').first;
   options.scatterGather = command.scatterGather.value_or(
       preset == "megatron-sc21" || preset == "megatron-2022");
-  if (!readSpace(command, *cluster, options.space))
-    return false;
+  DISTIR_RETURN_IF_ERROR(readSpace(command, *cluster, options.space));
   if (!(command.maxMemoryFraction > 0 && command.maxMemoryFraction <= 1))
-    return !fail("--max-memory-fraction must be in (0, 1], got " +
-                 std::to_string(command.maxMemoryFraction));
+    return invalid("--max-memory-fraction must be in (0, 1], got " +
+                   std::to_string(command.maxMemoryFraction));
   options.maxMemoryFraction = command.maxMemoryFraction;
   std::optional<mlir::dist::Optimizer> optimizer =
       mlir::dist::symbolizeOptimizer(command.optimizer);
   // A search compares memory with optimizer state: none is no training step.
   if (!optimizer || *optimizer == mlir::dist::Optimizer::None)
-    return !fail("--optimizer must be adam or sgd, got '" + command.optimizer +
-                 "'");
+    return invalid("--optimizer must be adam or sgd, got '" +
+                   command.optimizer + "'");
   options.optimizer = *optimizer;
   std::optional<mlir::dist::Precision> precision =
       mlir::dist::symbolizePrecision(command.precision);
   if (!precision)
-    return !fail("--precision must be auto, model or mixed, got '" +
-                 command.precision + "'");
+    return invalid("--precision must be auto, model or mixed, got '" +
+                   command.precision + "'");
   options.precision = *precision;
   options.top = command.top;
   options.pruneByTime = !command.simulateAll;
@@ -175,10 +180,10 @@ bool readOptions(const SearchCommand &command, SearchOptions &options) {
   options.extrapolate = command.extrapolate;
   options.timing = command.timing;
   if (command.threads < 0)
-    return !fail("--threads must be a non-negative integer, got " +
-                 Twine(command.threads));
+    return invalid("--threads must be a non-negative integer, got " +
+                   Twine(command.threads));
   options.threads = unsigned(command.threads);
-  return true;
+  return Status::success();
 }
 
 /// The tables on stdout, then the files; the exit code.
@@ -197,6 +202,10 @@ int writeReports(const SearchCommand &command,
       !writeOutput(command.jsonFile,
                    [&](std::ostream &os) { writeJson(os, reports); }))
     return 1;
+  if (!command.htmlFile.empty() &&
+      !writeOutput(command.htmlFile,
+                   [&](std::ostream &os) { writeSearchHtml(os, reports); }))
+    return 1;
   for (const ScenarioReport &report : reports)
     if (report.getNumFitting() == 0)
       return 2;
@@ -205,27 +214,30 @@ int writeReports(const SearchCommand &command,
 
 } // namespace
 
-int runSearchCommand(const SearchCommand &command) {
+StatusOr<std::vector<ScenarioReport>>
+searchScenarios(const SearchCommand &command,
+                const std::function<void(int64_t, int64_t)> &progress) {
   SearchOptions options;
-  if (!readOptions(command, options))
-    return 1;
+  DISTIR_RETURN_IF_ERROR(readOptions(command, options));
   std::vector<ModelSource> models;
   for (const std::string &spec : command.modelSpecs) {
-    StatusOr<ModelSource> model = ModelSource::parse(spec);
-    if (!model)
-      return fail(model.message());
-    if (model->kind != ModelSource::Kind::File &&
+    DISTIR_ASSIGN_OR_RETURN(ModelSource model, ModelSource::parse(spec));
+    if (model.kind != ModelSource::Kind::File &&
         options.space.globalBatches.empty())
-      return fail("model '" + spec + "' needs --global-batch");
-    models.push_back(std::move(*model));
+      return invalid("model '" + spec + "' needs --global-batch");
+    models.push_back(std::move(model));
   }
+  options.progress = progress;
+  return runSearch(models, options);
+}
 
+int runSearchCommand(const SearchCommand &command) {
   ProgressBar bar(stderr, command.showProgress, "searching");
+  std::function<void(int64_t, int64_t)> progress;
   if (command.showProgress)
-    options.progress = [&](int64_t done, int64_t total) {
-      bar.update(done, total);
-    };
-  StatusOr<std::vector<ScenarioReport>> reports = runSearch(models, options);
+    progress = [&](int64_t done, int64_t total) { bar.update(done, total); };
+  StatusOr<std::vector<ScenarioReport>> reports =
+      searchScenarios(command, progress);
   bar.finish();
   if (!reports)
     return fail(reports.message());

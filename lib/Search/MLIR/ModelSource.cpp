@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Search/Search.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -51,6 +52,9 @@ StatusOr<ModelSource> ModelSource::parse(const std::string &spec) {
   auto [kind, rest] = text.split(':');
   bool isGenerator = (kind == "mlp" || kind == "gpt") && text.contains(':');
   if (!isGenerator) {
+    // Read whole: /dev/zero would never end.
+    if (std::optional<std::string> error = checkRegularFile(spec))
+      return Status::error("model '" + spec + "': " + *error);
     auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(spec);
     if (!buffer) {
       return Status::error(

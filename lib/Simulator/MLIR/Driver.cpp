@@ -1,6 +1,7 @@
 //===- Driver.cpp - dist-sim: simulate a placed program file --------------===//
 
 #include "distir/Simulator/Driver.h"
+#include "distir/Simulator/Html.h"
 
 #include "distir/Dialect/Dist/IR/Dist.h"
 #include "distir/Dialect/Dist/IR/Mesh.h"
@@ -88,34 +89,38 @@ StatusOr<cost::CostModel> loadCostModel(const DriverOptions &options) {
   return cost::CostModel(cluster, profile);
 }
 
-/// The summary on stdout, then the report and the trace files; the exit
+/// The summary on stdout, then the report, the trace and the page; the exit
 /// code: 1 when a file cannot be written or the step does not fit.
-int writeOutputs(const DriverOptions &options, const topology::Cluster &cluster,
-                 func::FuncOp func, const Program &program,
-                 const SimResult &result, const std::string &timing) {
-  double samples = options.samplesPerStep > 0 ? options.samplesPerStep
-                                              : inferSamplesPerStep(func);
-  ReportContext reportContext{cluster.name, cluster.device.memoryBytes,
-                              samples};
+int writeOutputs(const DriverOptions &options, const SimulatedStep &step) {
+  const SimResult &result = step.result;
   std::ostringstream summary;
-  printSummary(summary, result, reportContext);
-  llvm::outs() << summary.str() << timing;
+  printSummary(summary, result, step.context);
+  llvm::outs() << summary.str();
+  if (options.timing)
+    llvm::outs() << "lowering: " << step.loweringS
+                 << " s, simulation: " << step.simulationS << " s for "
+                 << step.program.numTasks() << " tasks\n";
   if (!options.reportFile.empty() &&
       !writeFile(options.reportFile, [&](std::ostream &os) {
-        writeReportJson(os, result, reportContext);
+        writeReportJson(os, result, step.context);
       }))
     return 1;
   if (!options.traceFile.empty() &&
       !writeFile(options.traceFile, [&](std::ostream &os) {
-        writeChromeTrace(os, program, result);
+        writeChromeTrace(os, step.program, result);
       }))
     return 1;
-  if (!fitsInMemory(result, reportContext)) {
+  if (!options.htmlFile.empty() &&
+      !writeFile(options.htmlFile, [&](std::ostream &os) {
+        writeReportHtml(os, step.program, result, step.context);
+      }))
+    return 1;
+  if (!fitsInMemory(result, step.context)) {
     llvm::outs().flush();
     std::ostringstream message;
     message << "the program does not fit in device memory: peak "
             << result.peakMemoryBytes << " bytes, capacity "
-            << cluster.device.memoryBytes << " bytes per device";
+            << step.context.memoryCapacityBytes << " bytes per device";
     return fail(message.str());
   }
   return 0;
@@ -126,8 +131,10 @@ StatusOr<SimResult> simulateRepeatedly(const DriverOptions &options,
                                        const Program &program) {
   SimOptions simOptions;
   simOptions.overlap = options.overlap;
-  simOptions.recordTrace = !options.traceFile.empty();
-  simOptions.recordMemoryTimeline = !options.traceFile.empty();
+  simOptions.recordTrace = options.recordTimeline ||
+                           !options.traceFile.empty() ||
+                           !options.htmlFile.empty();
+  simOptions.recordMemoryTimeline = simOptions.recordTrace;
   simOptions.topOps = options.topOps;
   std::optional<SimResult> result;
   for (unsigned i = 0, e = std::max(1u, options.repeat); i < e; ++i) {
@@ -137,31 +144,41 @@ StatusOr<SimResult> simulateRepeatedly(const DriverOptions &options,
   return *std::move(result);
 }
 
-/// The --timing line: lowering, then one simulation (the mean of the
-/// repeats).
-std::string formatTiming(const DriverOptions &options, const Program &program,
-                         std::chrono::steady_clock::time_point started,
-                         std::chrono::steady_clock::time_point loweredAt,
-                         std::chrono::steady_clock::time_point simulatedAt) {
+} // namespace
+
+StatusOr<SimulatedStep> simulateFunction(func::FuncOp func,
+                                         const DriverOptions &options) {
+  DISTIR_ASSIGN_OR_RETURN(cost::CostModel model, loadCostModel(options));
+  DISTIR_ASSIGN_OR_RETURN(Framework framework,
+                          parseFrameworkSpec(options.frameworkSpec));
+  SimulatedStep step;
   auto seconds = [](auto from, auto to) {
     return std::chrono::duration<double>(to - from).count();
   };
-  std::string timing;
-  llvm::raw_string_ostream os(timing);
-  os << "lowering: " << seconds(started, loweredAt) << " s, simulation: "
-     << seconds(loweredAt, simulatedAt) / std::max(1u, options.repeat)
-     << " s for " << program.numTasks() << " tasks\n";
-  return timing;
+  auto started = std::chrono::steady_clock::now();
+  if (failed(lowerToProgram(func, model, step.program, framework)))
+    return Status::error("cannot lower @" + func.getSymName().str() +
+                         " for the simulator");
+  auto loweredAt = std::chrono::steady_clock::now();
+  DISTIR_ASSIGN_OR_RETURN(step.result,
+                          simulateRepeatedly(options, step.program));
+  step.loweringS = seconds(started, loweredAt);
+  step.simulationS = seconds(loweredAt, std::chrono::steady_clock::now()) /
+                     std::max(1u, options.repeat);
+  const topology::Cluster &cluster = model.getCluster();
+  step.context =
+      ReportContext{cluster.name, cluster.device.memoryBytes,
+                    options.samplesPerStep > 0 ? options.samplesPerStep
+                                               : inferSamplesPerStep(func)};
+  return step;
 }
 
-} // namespace
-
 int runDriver(const DriverOptions &options) {
-  StatusOr<cost::CostModel> model = loadCostModel(options);
-  if (!model)
+  // Bad options before reading the input, as before.
+  if (StatusOr<cost::CostModel> model = loadCostModel(options); !model)
     return fail(model.message());
-  StatusOr<Framework> framework = parseFrameworkSpec(options.frameworkSpec);
-  if (!framework)
+  if (StatusOr<Framework> framework = parseFrameworkSpec(options.frameworkSpec);
+      !framework)
     return fail(framework.message());
 
   // Only what a placed program contains: dist ops inside func.func.
@@ -185,21 +202,14 @@ int runDriver(const DriverOptions &options) {
   func::FuncOp func = findEntryFunction(*module, options.entry);
   if (!func)
     return 1;
-
-  Program program;
-  auto started = std::chrono::steady_clock::now();
-  if (failed(lowerToProgram(func, *model, program, *framework)))
-    return 1; // the diagnostic says why
-  auto loweredAt = std::chrono::steady_clock::now();
-  StatusOr<SimResult> result = simulateRepeatedly(options, program);
-  if (!result)
-    return fail(result.message());
-  std::string timing = options.timing
-                           ? formatTiming(options, program, started, loweredAt,
-                                          std::chrono::steady_clock::now())
-                           : "";
-  return writeOutputs(options, model->getCluster(), func, program, *result,
-                      timing);
+  StatusOr<SimulatedStep> step = simulateFunction(func, options);
+  if (!step) {
+    // A lowering error was printed as a diagnostic already.
+    if (diagnostics.hasPrintedError())
+      return 1;
+    return fail(step.message());
+  }
+  return writeOutputs(options, *step);
 }
 
 } // namespace sim
