@@ -7,7 +7,10 @@
 #     that it computes what the original computes;
 #  4. parallelizes a 1.3B-parameter GPT the same way and simulates one step on
 #     a DGX A100 node, showing the report;
-#  5. searches every configuration of that model on the node.
+#  5. searches every configuration of that model on the node;
+#  6. does it all again from Python (examples/walkthrough.py): a PyTorch
+#     model imported, trained, parallelized, checked, simulated, drawn and
+#     searched with the distir package.
 source "$(dirname "$0")/lib.sh"
 distir_install_deps
 distir_build_quietly
@@ -47,3 +50,7 @@ step "4. A 1.3B-parameter GPT (24 layers, hidden 2048, seq 2048, bf16, batch 64)
 step "5. Every configuration of that model on the node, ranked"
 "$BIN/dist-search" gpt:layers=24,hidden=2048,heads=16,seq=2048,vocab=51200,dtype=bf16 \
   --cluster dgx-a100:nodes=1 --global-batch 64 --top 5
+
+step "6. The same from Python (examples/walkthrough.py, the distir package)"
+PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 "$DISTIR_ROOT/examples/walkthrough.py" \
+  "$WORK/python"

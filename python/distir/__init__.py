@@ -27,6 +27,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from . import _distir
 from ._distir import Error
+
+Error.__module__ = "distir"
 from .mesh import DeviceMesh, LayoutMap
 from .results import Report, Results, Row, RunResult, pareto_front, parallelism_form
 

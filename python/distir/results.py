@@ -134,6 +134,7 @@ class Report:
         ax.set_xlabel("time (ms)")
         ax.set_ylabel("device class · stream")
         ax.set_title("Timeline (blue: compute, orange: communication, gaps: idle)")
+        ax.figure.tight_layout()
         return ax
 
     def plot_memory(self, ax=None):
@@ -165,6 +166,7 @@ class Report:
         bar_ax.set_ylabel("memory at the peak (GiB)")
         bar_ax.set_title("Breakdown at the peak")
         bar_ax.legend(fontsize="small")
+        curve_ax.figure.tight_layout()
         return ax
 
 
@@ -267,6 +269,7 @@ class Results:
         ax.set_ylabel("step time (ms)")
         ax.set_title(f"{s['model']} on {s['devices']} devices of {s['cluster']}")
         ax.legend(fontsize="small")
+        ax.figure.tight_layout()
         return ax
 
 
