@@ -11,10 +11,9 @@ that every number equals the tools' output bit for bit.
 True
 
 Errors raise :class:`distir.Error` with the tools' one-line diagnostic.
-Long calls (passes, simulation, search, runs) release the GIL. Ctrl-C during
-``search`` is noticed by its progress hook and raises KeyboardInterrupt when
-the search returns (the C++ search cannot be cancelled midway); during the
-other calls Python sees it when the call returns.
+Long calls (passes, simulation, search, runs) release the GIL. Ctrl-C stops
+``search`` within one job and raises KeyboardInterrupt; during the other calls
+(which have no cancellation point) Python sees it when the call returns.
 """
 
 from __future__ import annotations

@@ -37,9 +37,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace py = pybind11;
 using namespace mlir;
@@ -258,21 +260,31 @@ py::dict simulate(const Program &program,
 }
 
 /// dist-search's search: the --json rows, the tables and the --html page.
-/// Ctrl-C is seen by the progress hook and raised when the search returns.
+/// Ctrl-C stops it: the calling thread polls Python's signal handlers
+/// between jobs and from the progress hook, and the workers stop taking
+/// jobs (SearchOptions::cancelled); KeyboardInterrupt is then raised.
 py::dict search(const distir::search::SearchCommand &command) {
   distir::StatusOr<std::vector<distir::search::ScenarioReport>> reports =
       distir::Status::error("not searched");
-  bool interrupted = false;
-  auto progress = [&](int64_t, int64_t) {
+  std::atomic<bool> interrupted{false};
+  const std::thread::id caller = std::this_thread::get_id();
+  auto pollSignals = [&] {
+    if (interrupted || std::this_thread::get_id() != caller)
+      return;
     py::gil_scoped_acquire acquire;
-    if (!interrupted && PyErr_CheckSignals() != 0) {
+    if (PyErr_CheckSignals() != 0) {
       interrupted = true;
       PyErr_Clear();
     }
   };
   {
     py::gil_scoped_release release;
-    reports = distir::search::searchScenarios(command, progress);
+    reports = distir::search::searchScenarios(
+        command, [&](int64_t, int64_t) { pollSignals(); },
+        [&] {
+          pollSignals();
+          return interrupted.load();
+        });
   }
   if (interrupted) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);

@@ -81,3 +81,23 @@ def test_search_rejects_unknown_options():
         assert "no_such" in str(error)
     else:
         raise AssertionError("expected distir.Error")
+
+
+def test_search_stops_on_ctrl_c():
+    import os
+    import signal
+    import threading
+    import time
+
+    import pytest
+    model = "gpt:layers=24,hidden=2048,heads=16,seq=2048,vocab=51200,dtype=bf16"
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        distir.search(model, global_batch=64)
+    timer.join()
+    interrupted_after = time.monotonic() - started
+    # The search goes on working afterwards.
+    assert distir.search("mlp-xs", global_batch=8, devices=2).rows
+    assert interrupted_after < 30

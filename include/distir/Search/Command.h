@@ -60,10 +60,13 @@ struct SearchCommand {
 
 /// Checks the options, parses the models and searches: dist-search without
 /// its output, the library call behind it and the Python package. Bad input
-/// is a one-line error; `progress` (may be empty) gets (done, total).
+/// is a one-line error; `progress` (may be empty) gets (done, total);
+/// `cancelled` (may be empty) stops the search ("interrupted", see
+/// SearchOptions::cancelled).
 StatusOr<std::vector<ScenarioReport>>
 searchScenarios(const SearchCommand &command,
-                const std::function<void(int64_t, int64_t)> &progress = {});
+                const std::function<void(int64_t, int64_t)> &progress = {},
+                const std::function<bool()> &cancelled = {});
 
 /// Runs dist-search. Returns the exit code: 1 on bad input (one line on
 /// stderr, `dist-search: error: ...`), 2 when no configuration of some

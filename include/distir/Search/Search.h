@@ -101,6 +101,10 @@ struct SearchOptions {
   bool timing = false;
   /// Called from the calling thread with (done, total) as work completes.
   std::function<void(int64_t, int64_t)> progress;
+  /// Asked from every thread before each unit of work (may be empty): once
+  /// true, the search stops and fails with "interrupted" (Ctrl-C in the
+  /// Python package).
+  std::function<bool()> cancelled;
 };
 
 /// Searches every (model, device count) scenario; one report each, in the

@@ -216,7 +216,8 @@ int writeReports(const SearchCommand &command,
 
 StatusOr<std::vector<ScenarioReport>>
 searchScenarios(const SearchCommand &command,
-                const std::function<void(int64_t, int64_t)> &progress) {
+                const std::function<void(int64_t, int64_t)> &progress,
+                const std::function<bool()> &cancelled) {
   SearchOptions options;
   DISTIR_RETURN_IF_ERROR(readOptions(command, options));
   std::vector<ModelSource> models;
@@ -228,6 +229,7 @@ searchScenarios(const SearchCommand &command,
     models.push_back(std::move(model));
   }
   options.progress = progress;
+  options.cancelled = cancelled;
   return runSearch(models, options);
 }
 

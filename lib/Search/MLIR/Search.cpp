@@ -43,16 +43,20 @@ namespace search {
 /// Runs `count` jobs, in the order of `order`, on `threads` threads; `job`
 /// gets the thread's index. The calling thread works too, or only reports
 /// progress when there is a `progress` callback and more than one thread.
+/// Once `cancelled` (may be empty) says so, the remaining jobs are skipped.
 static void runParallel(size_t count, unsigned threads,
                         const std::function<void(unsigned, size_t)> &job,
-                        const std::function<void(size_t)> &progress) {
+                        const std::function<void(size_t)> &progress,
+                        const std::function<bool()> &cancelled) {
   std::atomic<size_t> next{0};
   size_t done = 0;
   std::mutex mutex;
   std::condition_variable changed;
   auto body = [&](unsigned thread) {
     for (size_t i; (i = next.fetch_add(1)) < count;) {
-      job(thread, i);
+      // Skipped jobs still count as done: the progress loop waits for all.
+      if (!cancelled || !cancelled())
+        job(thread, i);
       {
         std::lock_guard<std::mutex> lock(mutex);
         ++done;
@@ -258,6 +262,7 @@ public:
   StatusOr<std::vector<ScenarioReport>> run();
 
 private:
+  bool isCancelled() const { return options.cancelled && options.cancelled(); }
   // 1. Facts, enumeration and the memory bound.
   Status checkDeviceCounts() const;
   Status addScenarios(size_t model);
@@ -366,11 +371,20 @@ StatusOr<std::vector<ScenarioReport>> SearchDriver::run() {
   for (size_t m = 0; m < models.size(); ++m)
     DISTIR_RETURN_IF_ERROR(addScenarios(m));
   reportPhase("facts and enumeration");
+  // A cancelled phase skips its remaining jobs; the next phases would read
+  // their missing results, so the search ends there.
+  const Status interrupted = Status::error("interrupted");
   buildReplicaTemplates();
+  if (isCancelled())
+    return interrupted;
   pruneBeforeStageCuts();
   buildStageCuts();
+  if (isCancelled())
+    return interrupted;
   evaluateInRounds(boundCandidates());
   confirmExtrapolated();
+  if (isCancelled())
+    return interrupted;
   if (options.timing) {
     llvm::errs() << "dist-search: pipeline templates (" << pipelineTemplates
                  << "): ";
@@ -498,7 +512,7 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
           errors[i] =
               stage.message().empty() ? "unknown error" : stage.message();
       },
-      showProgress ? progress : nullptr);
+      showProgress ? progress : nullptr, options.cancelled);
   for (size_t i = 0; i < keys.size(); ++i) {
     if (built[i])
       templates[keys[i]] = built[i];
@@ -550,7 +564,7 @@ void SearchDriver::buildStageCuts() {
             built[i] = std::move(stageCuts.stageOfLayer[i - begin]);
         }
       },
-      nullptr);
+      nullptr, options.cancelled);
   for (size_t i = 0; i < cutKeys.size(); ++i) {
     if (built[i])
       cuts[cutKeys[i]] = std::move(*built[i]);
@@ -668,7 +682,7 @@ std::vector<std::vector<Candidate>> SearchDriver::boundCandidates() {
 void SearchDriver::evaluateInRounds(
     const std::vector<std::vector<Candidate>> &pending) {
   std::vector<size_t> cursor(scenarios.size(), 0);
-  while (true) {
+  while (!isCancelled()) {
     std::vector<Candidate> round = takeRound(pending, cursor);
     if (round.empty())
       break;
@@ -812,7 +826,7 @@ void SearchDriver::evaluateRound(const std::vector<Candidate> &round,
         else
           scenario.evaluations[index] = std::move(*evaluation);
       },
-      progress);
+      progress, options.cancelled);
 }
 
 /// The extrapolated evaluations that may rank among the `top` (at their
@@ -822,7 +836,7 @@ void SearchDriver::evaluateRound(const std::vector<Candidate> &round,
 void SearchDriver::confirmExtrapolated() {
   PhaseTimer timer(evaluateTime);
   size_t confirmed = 0;
-  while (true) {
+  while (!isCancelled()) {
     std::vector<std::pair<size_t, size_t>> pending; // (scenario, config)
     for (size_t s = 0; s < scenarios.size(); ++s) {
       const Scenario &scenario = scenarios[s];
@@ -855,7 +869,7 @@ void SearchDriver::confirmExtrapolated() {
             scenario.evaluations[index] = std::move(*evaluation);
           }
         },
-        nullptr);
+        nullptr, options.cancelled);
     confirmed += pending.size();
   }
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << confirmed
