@@ -24,6 +24,14 @@
 #include <optional>
 #include <set>
 
+/// Unwraps a FailureOr into `var`, returning failure (the error is already
+/// recorded) when there is none.
+#define ASSIGN_OR_RETURN(var, expr)                                            \
+  auto var##OrFailure = (expr);                                                \
+  if (failed(var##OrFailure))                                                  \
+    return failure();                                                          \
+  auto var = std::move(*var##OrFailure)
+
 namespace distir::onnx_import {
 
 //===----------------------------------------------------------------------===//
@@ -163,6 +171,11 @@ public:
   /// dist.reshape to `shape`, whose dynamic entries (at most one) become -1.
   mlir::FailureOr<mlir::Value> createReshape(mlir::Value input,
                                              llvm::ArrayRef<int64_t> shape);
+  /// dist.slice of [start, end) with `step` along `axis`, the other dims
+  /// whole (they must be static).
+  mlir::FailureOr<mlir::Value> createSliceAlong(mlir::Value input, int64_t axis,
+                                                int64_t start, int64_t end,
+                                                int64_t step = 1);
   /// dist.cast unless `value` already has element type `type`.
   mlir::FailureOr<mlir::Value> createCast(mlir::Value value, mlir::Type type);
 
@@ -181,6 +194,19 @@ private:
 /// Converts one node: reads its inputs and attributes, builds dist ops and
 /// sets its outputs.
 using ConvertFn = mlir::LogicalResult (*)(NodeImporter &);
+
+/// Converters defined outside OnnxOps.cpp's table file.
+/// OnnxFoldedOps.cpp: ops evaluated at import time (their inputs must be
+/// known then).
+mlir::LogicalResult convertEqual(NodeImporter &n);
+mlir::LogicalResult convertNot(NodeImporter &n);
+mlir::LogicalResult convertMod(NodeImporter &n);
+mlir::LogicalResult convertRange(NodeImporter &n);
+mlir::LogicalResult convertScatterND(NodeImporter &n);
+/// OnnxRecurrentOps.cpp: RNN, LSTM and GRU unrolled over the sequence.
+mlir::LogicalResult convertRNN(NodeImporter &n);
+mlir::LogicalResult convertLSTM(NodeImporter &n);
+mlir::LogicalResult convertGRU(NodeImporter &n);
 
 /// The converter of (domain, op type), or null when the importer does not
 /// support the op. The default domain is "" (or "ai.onnx").

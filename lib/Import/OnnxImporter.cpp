@@ -1039,6 +1039,20 @@ FailureOr<Value> NodeImporter::createReshape(Value input,
   return create<dist::ReshapeOp>(input, builder.getDenseI64ArrayAttr(target));
 }
 
+FailureOr<Value> NodeImporter::createSliceAlong(Value input, int64_t axis,
+                                                int64_t start, int64_t end,
+                                                int64_t step) {
+  ArrayRef<int64_t> shape = getTensorType(input).getShape();
+  SmallVector<int64_t> starts(shape.size(), 0), limits(shape),
+      strides(shape.size(), 1);
+  starts[axis] = start;
+  limits[axis] = end;
+  strides[axis] = step;
+  return create<dist::SliceOp>(input, builder.getDenseI64ArrayAttr(starts),
+                               builder.getDenseI64ArrayAttr(limits),
+                               builder.getDenseI64ArrayAttr(strides));
+}
+
 FailureOr<Value> NodeImporter::createCast(Value value, Type type) {
   if (getElementTypeOrSelf(value.getType()) == type)
     return value;

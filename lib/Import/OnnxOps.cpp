@@ -24,14 +24,6 @@ using namespace mlir;
 using namespace distir;
 using namespace distir::onnx_import;
 
-/// Unwraps a FailureOr into `var`, returning failure (the error is already
-/// recorded) when there is none.
-#define ASSIGN_OR_RETURN(var, expr)                                            \
-  auto var##OrFailure = (expr);                                                \
-  if (failed(var##OrFailure))                                                  \
-    return failure();                                                          \
-  auto var = std::move(*var##OrFailure)
-
 namespace {
 
 int64_t getRank(Value value) { return getTensorType(value).getRank(); }
@@ -133,6 +125,42 @@ LogicalResult convertWhere(NodeImporter &n) {
   ASSIGN_OR_RETURN(x, n.getInput(1));
   ASSIGN_OR_RETURN(y, n.getInput(2));
   ASSIGN_OR_RETURN(result, n.create<dist::WhereOp>(condition, x, y));
+  n.setOutput(0, result);
+  return success();
+}
+
+/// max(0, min(1, alpha x + beta)) as relu(y) - relu(y - 1): exact (y - 1
+/// is exact for y >= 1), and its gradient is 1 on 0 < y < 1 as torch's.
+FailureOr<Value> createHardSigmoid(NodeImporter &n, Value x, double alpha,
+                                   double beta) {
+  ASSIGN_OR_RETURN(scale, n.createScalar(x, alpha));
+  ASSIGN_OR_RETURN(shift, n.createScalar(x, beta));
+  ASSIGN_OR_RETURN(one, n.createScalar(x, 1.0));
+  ASSIGN_OR_RETURN(scaled, n.create<dist::MulOp>(x, scale));
+  ASSIGN_OR_RETURN(y, n.create<dist::AddOp>(scaled, shift));
+  ASSIGN_OR_RETURN(low, n.create<dist::ReluOp>(y));
+  ASSIGN_OR_RETURN(above, n.create<dist::SubOp>(y, one));
+  ASSIGN_OR_RETURN(high, n.create<dist::ReluOp>(above));
+  return n.create<dist::SubOp>(low, high);
+}
+
+LogicalResult convertHardSigmoid(NodeImporter &n) {
+  ASSIGN_OR_RETURN(input, n.getInput(0));
+  if (failed(n.requireFloat(input)))
+    return failure();
+  ASSIGN_OR_RETURN(result, createHardSigmoid(n, input, n.getFloat("alpha", 0.2),
+                                             n.getFloat("beta", 0.5)));
+  n.setOutput(0, result);
+  return success();
+}
+
+/// x * HardSigmoid(x) with alpha 1/6 and beta 1/2 (ONNX's definition).
+LogicalResult convertHardSwish(NodeImporter &n) {
+  ASSIGN_OR_RETURN(input, n.getInput(0));
+  if (failed(n.requireFloat(input)))
+    return failure();
+  ASSIGN_OR_RETURN(gate, createHardSigmoid(n, input, 1.0 / 6.0, 0.5));
+  ASSIGN_OR_RETURN(result, n.create<dist::MulOp>(input, gate));
   n.setOutput(0, result);
   return success();
 }
@@ -776,6 +804,145 @@ LogicalResult convertSlice(NodeImporter &n) {
   return success();
 }
 
+/// The padded border of one axis in reflect or edge mode: `count` elements
+/// mirrored about (reflect) or repeating (edge) the first element, or the
+/// last one when `atEnd`.
+FailureOr<Value> createBorder(NodeImporter &n, Value input, int64_t axis,
+                              int64_t count, bool reflect, bool atEnd) {
+  int64_t size = getTensorType(input).getDimSize(axis);
+  if (reflect) {
+    if (count >= size)
+      return n.error("reflect padding of " + Twine(count) +
+                     " needs more than " + Twine(count) +
+                     " elements in dimension " + Twine(axis));
+    // Elements count .. 1 (or size-2 .. size-1-count), reversed.
+    return atEnd
+               ? n.createSliceAlong(input, axis, size - 2, size - 2 - count, -1)
+               : n.createSliceAlong(input, axis, count, 0, -1);
+  }
+  if (size == 0)
+    return n.error("edge padding of an empty dimension " + Twine(axis));
+  ASSIGN_OR_RETURN(edge, atEnd ? n.createSliceAlong(input, axis, size - 1, size)
+                               : n.createSliceAlong(input, axis, 0, 1));
+  SmallVector<int64_t> shape(getTensorType(edge).getShape());
+  shape[axis] = count;
+  return n.create<dist::ExpandOp>(edge, i64ArrayAttr(n, shape));
+}
+
+/// Adds `value` where dist.pad put zeros: a constant that is `value` outside
+/// the box [low, low + size) of every dim and 0 inside.
+FailureOr<Value> fillPadding(NodeImporter &n, Value padded,
+                             ArrayRef<int64_t> low, ArrayRef<int64_t> inner,
+                             double value) {
+  ElementType elementType;
+  std::vector<int64_t> shape;
+  if (Status status = getHostTensorType(padded.getType(), elementType, shape);
+      !status.ok())
+    return n.error("a non-zero constant_value needs static shapes");
+  if (Status status = checkFoldedSize(shape, elementType); !status.ok())
+    return n.error(status.message());
+  HostTensor fill(elementType, shape);
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  SmallVector<int64_t> position(rank, 0);
+  for (int64_t i = 0; i < fill.getNumElements(); ++i) {
+    bool inside = true;
+    for (int64_t d = 0; d < rank; ++d)
+      inside &= position[d] >= low[d] && position[d] < low[d] + inner[d];
+    fill.setFromDouble(i, inside ? 0.0 : value);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+  ASSIGN_OR_RETURN(constant, n.createConstant(fill));
+  return n.create<dist::AddOp>(padded, constant);
+}
+
+/// ONNX Pad in constant, reflect and edge mode. Negative pads crop (a
+/// slice); constant mode pads with zeros (dist.pad) and adds the constant
+/// value where it padded; reflect and edge concatenate border slices.
+LogicalResult convertPad(NodeImporter &n) {
+  ASSIGN_OR_RETURN(input, n.getInput(0));
+  auto type = getTensorType(input);
+  const int64_t rank = type.getRank();
+  if (!type.hasStaticShape())
+    return n.error("Pad needs a static input shape; give the input shapes "
+                   "with --input-shape");
+  SmallVector<int64_t> pads;
+  double value = 0.0;
+  if (n.version < 11) {
+    pads = n.getInts("pads").value_or(SmallVector<int64_t>());
+    value = n.getFloat("value", 0.0);
+  } else {
+    ASSIGN_OR_RETURN(given, n.getStaticInts(1, "pads"));
+    pads = given;
+    if (n.hasInput(2)) {
+      ASSIGN_OR_RETURN(constant, n.getStaticInput(2, "constant_value"));
+      if (constant->getNumElements() != 1)
+        return n.error("constant_value must hold one element");
+      value = constant->getAsDouble(0);
+    }
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return n.error("pads needs " + Twine(2 * rank) + " entries");
+  std::string mode = n.getString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return n.error("mode '" + mode + "' is not supported");
+
+  Value result = input;
+  SmallVector<int64_t> low(rank), high(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = getTensorType(result).getDimSize(d);
+    int64_t begin = std::max<int64_t>(-pads[d], 0);
+    int64_t end = size - std::max<int64_t>(-pads[d + rank], 0);
+    if (begin > end)
+      return n.error("negative pads remove more than dimension " + Twine(d) +
+                     " holds");
+    if (begin != 0 || end != size) {
+      ASSIGN_OR_RETURN(cropped, n.createSliceAlong(result, d, begin, end));
+      result = cropped;
+    }
+    low[d] = std::max<int64_t>(pads[d], 0);
+    high[d] = std::max<int64_t>(pads[d + rank], 0);
+  }
+  if (mode == "constant") {
+    SmallVector<int64_t> inner(getTensorType(result).getShape());
+    ASSIGN_OR_RETURN(padded,
+                     n.create<dist::PadOp>(
+                         result, i64ArrayAttr(n, low), i64ArrayAttr(n, high),
+                         i64ArrayAttr(n, SmallVector<int64_t>(rank, 0))));
+    result = padded;
+    if (value != 0.0) {
+      ASSIGN_OR_RETURN(filled, fillPadding(n, result, low, inner, value));
+      result = filled;
+    }
+    n.setOutput(0, result);
+    return success();
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    if (low[d] == 0 && high[d] == 0)
+      continue;
+    SmallVector<Value, 3> parts;
+    if (low[d] > 0) {
+      ASSIGN_OR_RETURN(
+          border, createBorder(n, result, d, low[d], mode == "reflect", false));
+      parts.push_back(border);
+    }
+    parts.push_back(result);
+    if (high[d] > 0) {
+      ASSIGN_OR_RETURN(
+          border, createBorder(n, result, d, high[d], mode == "reflect", true));
+      parts.push_back(border);
+    }
+    ASSIGN_OR_RETURN(
+        joined, n.create<dist::ConcatOp>(ValueRange(parts), i64Attr(n, d)));
+    result = joined;
+  }
+  n.setOutput(0, result);
+  return success();
+}
+
 LogicalResult convertGather(NodeImporter &n) {
   ASSIGN_OR_RETURN(data, n.getInput(0));
   ASSIGN_OR_RETURN(indices, n.getInput(1));
@@ -950,26 +1117,37 @@ const Converter kConverters[] = {
     {"", "Div", convertBinary<dist::DivOp>},
     {"", "Dropout", convertDropout},
     {"", "Erf", convertUnary<dist::ErfOp>},
+    {"", "Equal", convertEqual},
     {"", "Exp", convertUnary<dist::ExpOp>},
     {"", "Expand", convertExpand},
     {"", "Flatten", convertFlatten},
     {"", "Gather", convertGather},
     {"", "Gemm", convertGemm},
+    {"", "GRU", convertGRU},
     {"", "GlobalAveragePool", convertGlobalAveragePool},
+    {"", "HardSigmoid", convertHardSigmoid},
+    {"", "HardSwish", convertHardSwish},
     {"", "Identity", convertIdentity},
     {"", "LayerNormalization", convertLayerNormalization},
+    {"", "LSTM", convertLSTM},
     {"", "Log", convertUnary<dist::LogOp>},
     {"", "LogSoftmax", convertSoftmax<dist::LogSoftmaxOp>},
     {"", "MatMul", convertMatMul},
     {"", "MaxPool", convertPool<dist::MaxPoolOp>},
+    {"", "Mod", convertMod},
     {"", "Mul", convertBinary<dist::MulOp>},
     {"", "Neg", convertUnary<dist::NegOp>},
+    {"", "Not", convertNot},
+    {"", "Pad", convertPad},
     {"", "Pow", convertPow},
+    {"", "RNN", convertRNN},
+    {"", "Range", convertRange},
     {"", "Reciprocal", convertReciprocal},
     {"", "ReduceMean", convertReduce<dist::ReduceMeanOp>},
     {"", "ReduceSum", convertReduce<dist::ReduceSumOp>},
     {"", "Relu", convertUnary<dist::ReluOp>},
     {"", "Reshape", convertReshape},
+    {"", "ScatterND", convertScatterND},
     {"", "Shape", convertShape},
     {"", "Sigmoid", convertUnary<dist::SigmoidOp>},
     {"", "Size", convertSize},
