@@ -20,6 +20,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -74,6 +75,19 @@ Status checkFoldedSize(const std::vector<int64_t> &shape, ElementType type);
 
 /// Parses a binary or textual ModelProto.
 Status parseModel(llvm::StringRef contents, onnx::ModelProto &model);
+
+/// The argument attribute holding the ONNX name of a parameter whose
+/// dist.name was recovered.
+constexpr llvm::StringLiteral kOnnxNameAttrName = "onnx.name";
+
+/// Names for the initializers the exporter named itself (`onnx::MatMul_N`):
+/// a matmul weight after the bias added to its result (`h.0.c_fc.bias`
+/// gives `h.0.c_fc.weight`), otherwise the scope of the first node reading
+/// one plus its role there (`/h.0/c_fc/MatMul` reading `onnx::MatMul_7` as
+/// its weight gives `h.0.c_fc.weight`). Initializers whose name would be
+/// ambiguous or taken are left out (OnnxNames.cpp).
+std::map<std::string, std::string>
+recoverParameterNames(const onnx::GraphProto &graph);
 
 //===----------------------------------------------------------------------===//
 // Graph and node import
@@ -261,6 +275,8 @@ private:
   llvm::StringMap<const onnx::TypeProto *> onnxTypes;
   /// Which graph input or initializer each argument stands for.
   llvm::DenseMap<mlir::Value, std::string> argumentNames;
+  /// dist.name of the parameters whose ONNX name the exporter generated.
+  std::map<std::string, std::string> recoveredNames;
   unsigned numParameters = 0;
   /// Initializers used only as BatchNormalization's mean and variance.
   std::set<std::string> runningStatistics;

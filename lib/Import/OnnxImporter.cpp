@@ -682,6 +682,8 @@ GraphImporter::importModel(const onnx::ModelProto &model, ModuleOp module,
   const onnx::GraphProto &graph = model.graph();
   for (const onnx::TensorProto &init : graph.initializer())
     initializers[init.name()] = &init;
+  if (options.recoverNames)
+    recoveredNames = recoverParameterNames(graph);
   std::set<std::string> otherUses;
   for (const onnx::NodeProto &node : graph.node())
     for (int i = 0; i < node.input_size(); ++i)
@@ -832,7 +834,16 @@ LogicalResult GraphImporter::finish(const onnx::GraphProto &graph) {
   for (BlockArgument arg : entry->getArguments()) {
     unsigned i = arg.getArgNumber();
     const std::string &name = argumentNames.lookup(arg);
-    func.setArgAttr(i, dist::DistDialect::kNameAttrName, b.getStringAttr(name));
+    auto recovered = recoveredNames.find(name);
+    if (recovered == recoveredNames.end()) {
+      func.setArgAttr(i, dist::DistDialect::kNameAttrName,
+                      b.getStringAttr(name));
+    } else {
+      // The ONNX name stays beside it, for tools that relate the two.
+      func.setArgAttr(i, dist::DistDialect::kNameAttrName,
+                      b.getStringAttr(recovered->second));
+      func.setArgAttr(i, kOnnxNameAttrName, b.getStringAttr(name));
+    }
     dist::setArgRole(func, i,
                      i < remainingParameters ? dist::Role::Parameter
                                              : dist::Role::Data);

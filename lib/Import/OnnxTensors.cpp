@@ -459,11 +459,17 @@ distir::loadOnnxInitializers(const std::string &modelPath,
     return Status::error(
         onnx_import::formatModelError(modelPath, status.message()));
   StringRef modelDir = llvm::sys::path::parent_path(modelPath);
+  // Programs imported from this model name some parameters by their scope
+  // (recoverParameterNames): those initializers are found by both names.
+  std::map<std::string, std::string> recovered =
+      onnx_import::recoverParameterNames(model.graph());
   for (const onnx::TensorProto &proto : model.graph().initializer()) {
     HostTensor tensor;
     status = onnx_import::tensorFromProto(proto, modelDir, tensor);
     if (!status.ok())
       return Status::error(modelPath + ": " + status.message());
+    if (auto alias = recovered.find(proto.name()); alias != recovered.end())
+      weights[alias->second] = tensor;
     weights[proto.name()] = std::move(tensor);
   }
   if (model.graph().sparse_initializer_size() > 0)

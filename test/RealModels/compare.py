@@ -2,9 +2,13 @@
 """Compares what dist-run computed for a corpus model with torch's references.
 
     compare.py forward   MODEL_DIR RESULT_DIR   # output.npy and loss.npy
-    compare.py gradients MODEL_DIR RESULT_DIR   # loss.npy and every <init>.grad.npy
+    compare.py gradients MODEL_DIR RESULT_DIR [PROGRAM.mlir]
+                                                # loss.npy and every <init>.grad.npy
 
 RESULT_DIR is a `dist-run --output-dir`. Needs only NumPy (no torch).
+PROGRAM.mlir is the imported program: the importer names the parameters that
+torch's exporter named itself (`onnx::MatMul_N`) after their scope and keeps
+the ONNX name as `onnx.name`; dist-run writes gradients under the dist.name.
 
 A tensor passes when |a - b| <= atol + rtol * |b| elementwise with rtol 1e-3
 and atol = 1e-3 * max|b| + 1e-7 (scaled to the tensor's magnitude: a gradient whose
@@ -84,7 +88,18 @@ def compare_gate_blocks(init, pieces, model_dir, actual, failures):
     check(f"{init} (= {' + '.join(e['parameter'] for e in pieces)})", actual, expected, failures)
 
 
-def compare_gradients(model_dir, result_dir, failures):
+def read_dist_names(program):
+    """ONNX initializer name -> dist.name of the parameters renamed at import."""
+    if not program:
+        return {}
+    with open(program) as f:
+        text = f.read()
+    return {onnx: dist for dist, onnx in
+            re.findall(r'dist\.name = "([^"]*)"[^{}]*?onnx\.name = "([^"]*)"', text)}
+
+
+def compare_gradients(model_dir, result_dir, program, failures):
+    dist_names = read_dist_names(program)
     with open(os.path.join(model_dir, "map.json")) as f:
         mapping = json.load(f)
     for p in mapping["unmapped_parameters"]:
@@ -95,17 +110,20 @@ def compare_gradients(model_dir, result_dir, failures):
         g = np.load(os.path.join(model_dir, "grads", e["parameter"] + ".npy"))
         return np.transpose(g, e["perm"]) if e["perm"] else g
 
-    def dist_grad(name):
+    def grad_file(init):
         # dist-run --output-dir replaces what is not [A-Za-z0-9_.-] by '_'.
-        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", name + ".grad")
-        return np.load(os.path.join(result_dir, safe + ".npy"))
+        name = dist_names.get(init, init)
+        return re.sub(r"[^A-Za-z0-9_.-]", "_", name + ".grad") + ".npy"
+
+    def dist_grad(init):
+        return np.load(os.path.join(result_dir, grad_file(init)))
 
     compared = set()
     gated = [e for e in mapping["entries"] if "gates" in e]
     for init in sorted({e["initializer"] for e in gated}):
         compare_gate_blocks(init, [e for e in gated if e["initializer"] == init],
                             model_dir, dist_grad(init), failures)
-        compared.add(re.sub(r"[^A-Za-z0-9_.-]", "_", init + ".grad") + ".npy")
+        compared.add(grad_file(init))
     gathered = [e for e in mapping["entries"] if "gather" in e]
     for param in sorted({e["parameter"] for e in gathered}):
         pieces = [e for e in gathered if e["parameter"] == param]
@@ -113,13 +131,12 @@ def compare_gradients(model_dir, result_dir, failures):
         actual = np.zeros(expected.size)
         for e in pieces:
             np.add.at(actual, e["gather"], dist_grad(e["initializer"]).reshape(-1))
-            compared.add(re.sub(r"[^A-Za-z0-9_.-]", "_", e["initializer"] + ".grad") + ".npy")
+            compared.add(grad_file(e["initializer"]))
         check(f"{param} (gathered by {' + '.join(e['initializer'] for e in pieces)})",
               actual.reshape(expected.shape), expected, failures)
     simple = [e for e in mapping["entries"] if "gates" not in e and "gather" not in e]
     for group in components(simple):
-        compared.update(re.sub(r"[^A-Za-z0-9_.-]", "_", e["initializer"] + ".grad") + ".npy"
-                        for e in group)
+        compared.update(grad_file(e["initializer"]) for e in group)
         inits = sorted({e["initializer"] for e in group})
         params = sorted({e["parameter"] for e in group})
         if len(inits) == 1:
@@ -142,16 +159,17 @@ def compare_gradients(model_dir, result_dir, failures):
 
 
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("forward", "gradients"):
+    if len(argv) not in (4, 5) or argv[1] not in ("forward", "gradients"):
         sys.exit(__doc__)
-    mode, model_dir, result_dir = argv[1:]
+    mode, model_dir, result_dir = argv[1:4]
+    program = argv[4] if len(argv) == 5 else None
     failures = []
     names = ["output", "loss"] if mode == "forward" else ["loss"]
     for name in names:
         check(name, np.load(os.path.join(result_dir, name + ".npy")),
               np.load(os.path.join(model_dir, name + ".npy")), failures)
     if mode == "gradients":
-        compare_gradients(model_dir, result_dir, failures)
+        compare_gradients(model_dir, result_dir, program, failures)
     print(f"overall: {'FAIL' if failures else 'PASS'}")
     return 1 if failures else 0
 

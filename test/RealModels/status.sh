@@ -94,7 +94,7 @@ for m in "${MODELS[@]}"; do
     row+=("$cell")
     row+=("$(step "$w/fwd.log" sh -c '"$@" && /usr/bin/python3 '"$HERE"'/compare.py forward '"$d $w"'/fwd' _ \
       "${run[@]}" "$w/model.mlir" --output-dir "$w/fwd")")
-    row+=("$(step "$w/grad.log" sh -c '"$@" && /usr/bin/python3 '"$HERE"'/compare.py gradients '"$d $w"'/grad' _ \
+    row+=("$(step "$w/grad.log" sh -c '"$@" && /usr/bin/python3 '"$HERE"'/compare.py gradients '"$d $w"'/grad '"$w"'/model.mlir' _ \
       sh -c '"$1"/dist-opt "$2" --dist-autodiff=optimizer=none -o "$3" && shift 3 && "$@"' _ "$BIN" "$w/model.mlir" "$w/grad.mlir" \
       "${run[@]}" "$w/grad.mlir" --output-dir "$w/grad")")
     if ! "$BIN/dist-opt" "$w/model.mlir" --dist-autodiff=optimizer=adam -o "$w/train.mlir" >"$w/train.log" 2>&1; then

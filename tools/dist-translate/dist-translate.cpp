@@ -1,7 +1,7 @@
 //===- dist-translate.cpp - translations into the dist dialect ------------===//
 //
 //   dist-translate --import-onnx model.onnx [-o model.mlir]
-//       [--embed-weights] [--input-shape NAME=8x3x224x224]...
+//       [--embed-weights] [--onnx-names] [--input-shape NAME=8x3x224x224]...
 //       [--input-value NAME=FILE.pb|FILE.npy]...
 //
 // Errors are one line on stderr ("error: <file>: <what>") with exit code 1.
@@ -49,6 +49,12 @@ static cl::opt<bool> embedWeights(
     "embed-weights",
     cl::desc("Keep float initializers as constants instead of parameter "
              "arguments"),
+    cl::cat(category));
+static cl::opt<bool> onnxNames(
+    "onnx-names",
+    cl::desc("Name every parameter by its ONNX initializer, also those the "
+             "exporter named itself (onnx::MatMul_N), instead of by the "
+             "scope of the node that reads it"),
     cl::cat(category));
 static cl::list<std::string> inputShapes(
     "input-shape",
@@ -115,6 +121,7 @@ int main(int argc, char **argv) {
 
   distir::OnnxImportOptions options;
   options.embedWeights = embedWeights;
+  options.recoverNames = !onnxNames;
   options.functionName = functionName;
   for (const std::string &entry : inputShapes) {
     StringRef name, shapeText;

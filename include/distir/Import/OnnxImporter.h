@@ -37,6 +37,11 @@ struct OnnxImportOptions {
   /// and it comes from such an input, the input becomes this constant and
   /// leaves the function's arguments; other inputs stay arguments.
   std::map<std::string, HostTensor> inputValues;
+  /// Name the parameters whose ONNX name the exporter generated
+  /// (`onnx::MatMul_567`, torch's folded nn.Linear weights) after the scope
+  /// of the node that reads them (`h.0.c_fc.weight`), keeping the ONNX name
+  /// in the argument attribute `onnx.name`.
+  bool recoverNames = true;
   /// Name of the imported function.
   std::string functionName = "main";
 };
