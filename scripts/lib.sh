@@ -28,6 +28,7 @@ DISTIR_PACKAGES=(
   python3-pytest python3-pandas python3-matplotlib python3-torch  # its tests
   libjs-chart.js                # the plots of dist-sim/dist-search --html
   chromium                      # the browser tests of those pages
+  openmpi-bin libopenmpi-dev    # dist-run --mpi: the program on real processes
 )
 
 distir_install_deps() {

@@ -32,3 +32,19 @@ tools = [
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.distir_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)  # `not`, `count` at the start of a RUN line
+
+# dist-run --mpi (test/Mpi): `%mpirun N` starts N ranks on this machine,
+# oversubscribed (2 cores run 8 ranks), over shared memory without CMA
+# (sandboxes forbid ptrace), one BLAS thread per rank, quiet (no Open MPI
+# banners), and killed after a minute so that a hang fails instead of
+# stalling the suite.
+import shutil
+
+mpirun = shutil.which("mpirun")
+if mpirun:
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun",
+         "env OPENBLAS_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+         "timeout -k 5 60 " + mpirun + " --quiet --oversubscribe --bind-to none "
+         "--mca btl self,vader --mca btl_vader_single_copy_mechanism none -n"))

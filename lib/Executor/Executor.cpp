@@ -46,15 +46,6 @@ std::vector<int64_t> getDeviceIds(Type type) {
   return {};
 }
 
-/// Position of `device` in a value's sorted device list, or -1.
-int64_t indexOfDevice(const PlacedValue &value, int64_t device) {
-  auto it =
-      std::lower_bound(value.devices.begin(), value.devices.end(), device);
-  if (it == value.devices.end() || *it != device)
-    return -1;
-  return it - value.devices.begin();
-}
-
 /// An empty value shaped for `type`'s placement (locals still null).
 PlacedValue makeEmptyValue(Type type) {
   PlacedValue value;
@@ -94,6 +85,9 @@ LogicalResult checkAgainstType(Operation *op, const PlacedValue &value,
   if (Status status = getHostTensorType(type, elementType, shape); !status.ok())
     return op->emitOpError() << what << ": " << status.message();
   for (size_t i = 0; i < value.size(); ++i) {
+    // Devices of other processes hold nothing here (DeviceTransport).
+    if (!value.locals[i])
+      continue;
     const HostTensor &local = *value.locals[i];
     if (local.getElementType() != elementType || local.getShape() != shape)
       return op->emitOpError()
@@ -109,7 +103,7 @@ LogicalResult checkAgainstType(Operation *op, const PlacedValue &value,
 k::TensorList gatherGroup(const PlacedValue &value, ArrayRef<int64_t> group) {
   k::TensorList members;
   for (int64_t device : group)
-    members.push_back(value.locals[indexOfDevice(value, device)].get());
+    members.push_back(value.locals[value.indexOf(device)].get());
   return members;
 }
 
@@ -151,6 +145,13 @@ int64_t getHostMemoryLimit() {
 //===----------------------------------------------------------------------===//
 // Types and constants
 //===----------------------------------------------------------------------===//
+
+int64_t PlacedValue::indexOf(int64_t device) const {
+  auto it = std::lower_bound(devices.begin(), devices.end(), device);
+  if (it == devices.end() || *it != device)
+    return -1;
+  return it - devices.begin();
+}
 
 int64_t PlacedValue::getByteSize() const {
   int64_t bytes = 0;
@@ -254,7 +255,8 @@ Status getConstantTensor(Attribute value, HostTensor &tensor) {
 Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
     : module(module),
       maxLiveBytes(options.maxLiveBytes > 0 ? options.maxLiveBytes
-                                            : getHostMemoryLimit()) {}
+                                            : getHostMemoryLimit()),
+      transport(options.transport) {}
 
 LogicalResult Interpreter::reportMemoryLimit(Operation *op) const {
   return op->emitError() << "the program needs more than " << maxLiveBytes
@@ -267,6 +269,7 @@ LogicalResult Interpreter::define(Operation *op, Value value,
   if (liveBytes + bytes > maxLiveBytes)
     return reportMemoryLimit(op);
   liveBytes += bytes;
+  peakLiveBytes = std::max(peakLiveBytes, liveBytes);
   values[value] = std::move(placed);
   return success();
 }
@@ -373,7 +376,9 @@ LogicalResult Interpreter::runOp(Operation *op, Environment &values,
       return failure();
     PlacedValue value = makeEmptyValue(constant.getType());
     TensorRef shared = share(std::move(tensor));
-    std::fill(value.locals.begin(), value.locals.end(), shared);
+    for (size_t i = 0; i < value.locals.size(); ++i)
+      if (isLocal(value, i))
+        value.locals[i] = shared;
     if (failed(checkAgainstType(op, value, constant.getType(), "result")))
       return failure();
     return define(op, constant.getResult(), std::move(value), values);
@@ -400,6 +405,10 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
     return success();
   const std::vector<int64_t> devices = getDeviceIds(op->getResult(0).getType());
   const size_t numDevices = std::max<size_t>(devices.size(), 1);
+  int64_t numLocalDevices = 1;
+  if (!devices.empty())
+    numLocalDevices = llvm::count_if(
+        devices, [&](int64_t device) { return runsHere(device); });
 
   struct ResultType {
     ElementType elementType;
@@ -415,7 +424,7 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
       return op->emitOpError()
              << "result " << index << ": " << status.message();
     std::optional<int64_t> resultBytes =
-        getTensorBytes(result.getType(), static_cast<int64_t>(numDevices));
+        getTensorBytes(result.getType(), numLocalDevices);
     bytes = resultBytes ? llvm::checkedAdd(bytes.value_or(0), *resultBytes)
                         : std::nullopt;
   }
@@ -436,6 +445,11 @@ LogicalResult Interpreter::runCompute(Operation *op, Environment &values) {
   for (HostTensor &tensor : resultTensors)
     resultPointers.push_back(&tensor);
   for (size_t device = 0; device < numDevices; ++device) {
+    if (!devices.empty() && !runsHere(devices[device])) {
+      for (PlacedValue &result : results)
+        result.locals.emplace_back();
+      continue;
+    }
     for (size_t i = 0; i < operands.size(); ++i)
       operandTensors[i] = operands[i]->locals[device].get();
     for (size_t i = 0; i < resultTensors.size(); ++i)
@@ -483,7 +497,7 @@ LogicalResult Interpreter::runGroupRank(Operation *operation,
     for (auto [rank, device] : llvm::enumerate(groups.getGroup(g))) {
       HostTensor tensor(ElementType::I64, {});
       tensor.getData<int64_t>()[0] = static_cast<int64_t>(rank);
-      result.locals[indexOfDevice(result, device)] = share(std::move(tensor));
+      result.locals[result.indexOf(device)] = share(std::move(tensor));
     }
   if (failed(checkAgainstType(op, result, op.getType(), "result")))
     return failure();
@@ -504,7 +518,7 @@ struct CollectiveRun {
   PlacedValue &result;
 
   void setLocal(int64_t device, TensorRef tensor) {
-    result.locals[indexOfDevice(result, device)] = std::move(tensor);
+    result.locals[result.indexOf(device)] = std::move(tensor);
   }
   /// Stores `tensor` as the local of every member of `group`.
   void setGroup(ArrayRef<int64_t> group, const TensorRef &tensor) {
@@ -512,7 +526,7 @@ struct CollectiveRun {
       setLocal(device, tensor);
   }
   const HostTensor &localOf(int64_t device) const {
-    return *input.locals[indexOfDevice(input, device)];
+    return *input.locals[input.indexOf(device)];
   }
 };
 
@@ -538,172 +552,158 @@ FailureOr<HostTensor> concatGroup(CollectiveRun &run, ArrayRef<int64_t> group,
   return gathered;
 }
 
-LogicalResult runAllReduce(AllReduceOp allReduce, CollectiveRun &run) {
-  DeviceGroupsAttr groups = allReduce.getGroups();
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    FailureOr<HostTensor> sum =
-        reduceGroup(run, groups.getGroup(g), allReduce.getReduction());
-    if (failed(sum))
-      return failure();
-    run.setGroup(groups.getGroup(g), share(std::move(*sum)));
-  }
+LogicalResult runAllReduce(AllReduceOp allReduce, CollectiveRun &run,
+                           ArrayRef<int64_t> group) {
+  FailureOr<HostTensor> sum = reduceGroup(run, group, allReduce.getReduction());
+  if (failed(sum))
+    return failure();
+  run.setGroup(group, share(std::move(*sum)));
   return success();
 }
 
-LogicalResult runAllGather(AllGatherOp allGather, CollectiveRun &run) {
-  DeviceGroupsAttr groups = allGather.getGroups();
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    FailureOr<HostTensor> gathered =
-        concatGroup(run, groups.getGroup(g), allGather.getDim());
-    if (failed(gathered))
-      return failure();
-    run.setGroup(groups.getGroup(g), share(std::move(*gathered)));
-  }
+LogicalResult runAllGather(AllGatherOp allGather, CollectiveRun &run,
+                           ArrayRef<int64_t> group) {
+  FailureOr<HostTensor> gathered = concatGroup(run, group, allGather.getDim());
+  if (failed(gathered))
+    return failure();
+  run.setGroup(group, share(std::move(*gathered)));
   return success();
 }
 
 LogicalResult runReduceScatter(ReduceScatterOp reduceScatter,
-                               CollectiveRun &run) {
-  DeviceGroupsAttr groups = reduceScatter.getGroups();
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    FailureOr<HostTensor> sum =
-        reduceGroup(run, group, reduceScatter.getReduction());
-    std::vector<TensorRef> blocks;
-    if (failed(sum) ||
-        failed(report(
-            run.op,
-            splitIntoBlocks(*sum, static_cast<int64_t>(reduceScatter.getDim()),
-                            static_cast<int64_t>(group.size()), blocks))))
-      return failure();
-    for (auto [rank, device] : llvm::enumerate(group))
-      run.setLocal(device, blocks[rank]);
-  }
+                               CollectiveRun &run, ArrayRef<int64_t> group) {
+  FailureOr<HostTensor> sum =
+      reduceGroup(run, group, reduceScatter.getReduction());
+  std::vector<TensorRef> blocks;
+  if (failed(sum) ||
+      failed(report(
+          run.op,
+          splitIntoBlocks(*sum, static_cast<int64_t>(reduceScatter.getDim()),
+                          static_cast<int64_t>(group.size()), blocks))))
+    return failure();
+  for (auto [rank, device] : llvm::enumerate(group))
+    run.setLocal(device, blocks[rank]);
   return success();
 }
 
-LogicalResult runAllToAll(AllToAllOp allToAll, CollectiveRun &run) {
-  DeviceGroupsAttr groups = allToAll.getGroups();
+LogicalResult runAllToAll(AllToAllOp allToAll, CollectiveRun &run,
+                          ArrayRef<int64_t> group) {
   const int64_t splitDim = static_cast<int64_t>(allToAll.getSplitDim());
   const int64_t concatDim = static_cast<int64_t>(allToAll.getConcatDim());
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    const int64_t n = static_cast<int64_t>(group.size());
-    // blocks[i][j]: member i's j-th block, sent to member j.
-    std::vector<std::vector<TensorRef>> blocks(n);
-    k::TensorList members = gatherGroup(run.input, group);
+  const int64_t n = static_cast<int64_t>(group.size());
+  // blocks[i][j]: member i's j-th block, sent to member j.
+  std::vector<std::vector<TensorRef>> blocks(n);
+  k::TensorList members = gatherGroup(run.input, group);
+  for (int64_t i = 0; i < n; ++i)
+    if (failed(report(run.op,
+                      splitIntoBlocks(*members[i], splitDim, n, blocks[i]))))
+      return failure();
+  for (int64_t j = 0; j < n; ++j) {
+    k::TensorList received;
     for (int64_t i = 0; i < n; ++i)
-      if (failed(report(run.op,
-                        splitIntoBlocks(*members[i], splitDim, n, blocks[i]))))
-        return failure();
-    for (int64_t j = 0; j < n; ++j) {
-      k::TensorList received;
-      for (int64_t i = 0; i < n; ++i)
-        received.push_back(blocks[i][j].get());
-      HostTensor joined;
-      if (failed(report(run.op, k::concat(received, concatDim, joined))))
-        return failure();
-      run.setLocal(group[j], share(std::move(joined)));
-    }
+      received.push_back(blocks[i][j].get());
+    HostTensor joined;
+    if (failed(report(run.op, k::concat(received, concatDim, joined))))
+      return failure();
+    run.setLocal(group[j], share(std::move(joined)));
   }
   return success();
 }
 
-LogicalResult runBroadcast(BroadcastOp broadcast, CollectiveRun &run) {
-  DeviceGroupsAttr groups = broadcast.getGroups();
+LogicalResult runBroadcast(BroadcastOp broadcast, CollectiveRun &run,
+                           ArrayRef<int64_t> group) {
   const int64_t root = static_cast<int64_t>(broadcast.getRoot());
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    run.setGroup(group,
-                 run.input.locals[indexOfDevice(run.input, group[root])]);
-  }
+  run.setGroup(group, run.input.locals[run.input.indexOf(group[root])]);
   return success();
 }
 
-LogicalResult runScatter(ScatterOp scatter, CollectiveRun &run) {
-  DeviceGroupsAttr groups = scatter.getGroups();
+LogicalResult runScatter(ScatterOp scatter, CollectiveRun &run,
+                         ArrayRef<int64_t> group) {
   const int64_t root = static_cast<int64_t>(scatter.getRoot());
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    std::vector<TensorRef> blocks;
-    if (failed(report(run.op, splitIntoBlocks(
-                                  run.localOf(group[root]),
+  std::vector<TensorRef> blocks;
+  if (failed(report(
+          run.op, splitIntoBlocks(run.localOf(group[root]),
                                   static_cast<int64_t>(scatter.getDim()),
                                   static_cast<int64_t>(group.size()), blocks))))
-      return failure();
-    for (auto [rank, device] : llvm::enumerate(group))
-      run.setLocal(device, blocks[rank]);
-  }
+    return failure();
+  for (auto [rank, device] : llvm::enumerate(group))
+    run.setLocal(device, blocks[rank]);
   return success();
 }
 
-LogicalResult runGather(GatherOp gather, CollectiveRun &run) {
-  DeviceGroupsAttr groups = gather.getGroups();
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    FailureOr<HostTensor> gathered = concatGroup(run, group, gather.getDim());
-    if (failed(gathered))
-      return failure();
-    run.setLocal(group[gather.getRoot()], share(std::move(*gathered)));
-  }
+LogicalResult runGather(GatherOp gather, CollectiveRun &run,
+                        ArrayRef<int64_t> group) {
+  FailureOr<HostTensor> gathered = concatGroup(run, group, gather.getDim());
+  if (failed(gathered))
+    return failure();
+  run.setLocal(group[gather.getRoot()], share(std::move(*gathered)));
   return success();
 }
 
-LogicalResult runReduce(ReduceOp reduce, CollectiveRun &run) {
-  DeviceGroupsAttr groups = reduce.getGroups();
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
-    FailureOr<HostTensor> sum = reduceGroup(run, group, reduce.getReduction());
-    if (failed(sum))
-      return failure();
-    run.setLocal(group[reduce.getRoot()], share(std::move(*sum)));
-  }
+LogicalResult runReduce(ReduceOp reduce, CollectiveRun &run,
+                        ArrayRef<int64_t> group) {
+  FailureOr<HostTensor> sum = reduceGroup(run, group, reduce.getReduction());
+  if (failed(sum))
+    return failure();
+  run.setLocal(group[reduce.getRoot()], share(std::move(*sum)));
   return success();
+}
+
+/// One group of a collective, as the sequential semantics say.
+LogicalResult runCollectiveGroup(CollectiveRun &run, ArrayRef<int64_t> group) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(run.op)
+      .Case([&](AllReduceOp op) { return runAllReduce(op, run, group); })
+      .Case([&](AllGatherOp op) { return runAllGather(op, run, group); })
+      .Case(
+          [&](ReduceScatterOp op) { return runReduceScatter(op, run, group); })
+      .Case([&](AllToAllOp op) { return runAllToAll(op, run, group); })
+      .Case([&](BroadcastOp op) { return runBroadcast(op, run, group); })
+      .Case([&](ScatterOp op) { return runScatter(op, run, group); })
+      .Case([&](GatherOp op) { return runGather(op, run, group); })
+      .Case([&](ReduceOp op) { return runReduce(op, run, group); })
+      .Default([&](Operation *op) {
+        return op->emitOpError()
+               << "is not supported by the reference executor";
+      });
 }
 
 } // namespace
+
+LogicalResult
+runCollectiveGroups(Operation *op, const PlacedValue &input,
+                    PlacedValue &result,
+                    function_ref<bool(ArrayRef<int64_t>)> select) {
+  CollectiveRun run{op, input, result};
+  DeviceGroupsAttr groups = cast<CollectiveOpInterface>(op).getGroupsAttr();
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g)
+    if (select(groups.getGroup(g)) &&
+        failed(runCollectiveGroup(run, groups.getGroup(g))))
+      return failure();
+  return success();
+}
+
+DeviceTransport::~DeviceTransport() = default;
 
 LogicalResult Interpreter::runCommunication(Operation *op,
                                             Environment &values) {
   Value resultValue = op->getResult(0);
   const PlacedValue &input = values[op->getOperand(0)];
   PlacedValue result = makeEmptyValue(resultValue.getType());
-  CollectiveRun run{op, input, result};
-
-  LogicalResult status =
-      llvm::TypeSwitch<Operation *, LogicalResult>(op)
-          .Case<SendOp>([&](SendOp) {
-            // Position by position between sorted device sets.
-            result.locals = input.locals;
-            return success();
-          })
-          .Case([&](AllReduceOp collective) {
-            return runAllReduce(collective, run);
-          })
-          .Case([&](AllGatherOp collective) {
-            return runAllGather(collective, run);
-          })
-          .Case([&](ReduceScatterOp collective) {
-            return runReduceScatter(collective, run);
-          })
-          .Case([&](AllToAllOp collective) {
-            return runAllToAll(collective, run);
-          })
-          .Case([&](BroadcastOp collective) {
-            return runBroadcast(collective, run);
-          })
-          .Case(
-              [&](ScatterOp collective) { return runScatter(collective, run); })
-          .Case([&](GatherOp collective) { return runGather(collective, run); })
-          .Case([&](ReduceOp collective) { return runReduce(collective, run); })
-          .Default([&](Operation *) {
-            return op->emitOpError()
-                   << "is not supported by the reference executor";
-          });
+  LogicalResult status = success();
+  if (transport)
+    status = transport->communicate(op, input, result);
+  else if (isa<SendOp>(op))
+    // Position by position between sorted device sets.
+    result.locals = input.locals;
+  else if (isa<CollectiveOpInterface>(op))
+    status = runCollectiveGroups(op, input, result,
+                                 [](ArrayRef<int64_t>) { return true; });
+  else
+    status = op->emitOpError() << "is not supported by the reference executor";
   if (failed(status))
     return failure();
-  for (const TensorRef &local : result.locals)
-    if (!local)
+  for (auto [index, local] : llvm::enumerate(result.locals))
+    if (!local && isLocal(result, index))
       return op->emitOpError() << "left a device of its result without a value";
   if (failed(checkAgainstType(op, result, resultValue.getType(), "result")))
     return failure();

@@ -354,23 +354,47 @@ Status runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
     return Status::error("@" + func.getSymName().str() + " takes " +
                          std::to_string(argumentLayouts.size()) +
                          " arguments, got " + std::to_string(inputs.size()));
+  DeviceTransport *transport = options.transport;
   std::vector<PlacedValue> arguments(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i)
+  for (size_t i = 0; i < inputs.size(); ++i) {
     if (Status status =
             distributeGlobal(inputs[i], argumentLayouts[i], arguments[i]);
         !status.ok())
       return Status::error("argument " + std::to_string(i) + ": " +
                            status.message());
-  Interpreter interpreter(func->getParentOfType<ModuleOp>());
+    // Every process lays out the whole input and keeps its devices' part.
+    for (size_t d = 0; transport && d < arguments[i].devices.size(); ++d)
+      if (!transport->isLocal(arguments[i].devices[d]))
+        arguments[i].locals[d].reset();
+  }
+  InterpreterOptions interpreterOptions;
+  interpreterOptions.transport = transport;
+  Interpreter interpreter(func->getParentOfType<ModuleOp>(),
+                          interpreterOptions);
   std::vector<PlacedValue> results;
   for (unsigned run = 0; run < std::max(1u, options.repeat); ++run) {
+    if (transport)
+      transport->beginRun();
+    interpreter.resetPeakLiveBytes();
     auto start = std::chrono::steady_clock::now();
     if (mlir::failed(interpreter.run(func, arguments, results)))
       return failed;
+    if (transport)
+      transport->endRun();
     std::chrono::duration<double, std::milli> elapsed =
         std::chrono::steady_clock::now() - start;
     if (options.onRun)
-      options.onRun(run, elapsed.count());
+      options.onRun(run, elapsed.count(), interpreter.getPeakLiveBytes());
+  }
+  if (transport) {
+    for (size_t i = 0; i < results.size(); ++i)
+      if (Status status = transport->collectResult(
+              results[i], func.getFunctionType().getResult(i));
+          !status.ok())
+        return Status::error("result " + std::to_string(i) + ": " +
+                             status.message());
+    if (!transport->holdsResults())
+      return Status::success();
   }
   outputs.resize(results.size());
   for (size_t i = 0; i < results.size(); ++i)

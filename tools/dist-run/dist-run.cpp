@@ -15,6 +15,7 @@
 #include "distir/Executor/Inputs.h"
 #include "distir/Executor/Results.h"
 #include "distir/Import/OnnxImporter.h"
+#include "distir/MpiRuntime/MpiRuntime.h"
 #include "distir/Support/DebugOptions.h"
 #include "distir/Support/OneLineDiagnostics.h"
 #include "distir/Support/ToolSupport.h"
@@ -23,6 +24,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -96,9 +98,59 @@ cl::opt<bool>
                        "parsing or making inputs) to stderr"),
               cl::cat(category));
 
+cl::opt<bool> mpiMode(
+    "mpi",
+    cl::desc("Run on MPI processes: under `mpirun -n N`, rank r runs devices "
+             "[r*D/N, (r+1)*D/N) of the program's D devices (N = D, or a "
+             "divisor of D for several devices per rank) and rank 0 prints "
+             "the results; see docs/dist-run.md"),
+    cl::cat(category));
+cl::opt<bool> mpiDeterministic(
+    "mpi-deterministic",
+    cl::desc("With --mpi: reductions gather each group's tensors and sum "
+             "them in the sequential order (results bitwise equal to "
+             "dist-run without --mpi)"),
+    cl::cat(category));
+
+/// With --mpi: this process's transport (null before it exists), and the
+/// diagnostics held back until the rank knows it failed.
+mpi::MpiTransport *transport = nullptr;
+std::string heldDiagnostics;
+llvm::raw_string_ostream heldDiagnosticsStream(heldDiagnostics);
+/// Set while the program runs: errors then name the rank.
+bool namingRank = false;
+
+bool isRoot() { return !mpiMode || mpi::getWorldRank() == 0; }
+
+/// Exits after an error whose diagnostics were printed (or, with --mpi,
+/// held back): with --mpi the whole job stops with one message.
+[[noreturn]] void exitFailed() {
+  if (!mpiMode)
+    std::exit(1);
+  std::string message;
+  for (llvm::StringRef line : llvm::split(heldDiagnostics, '\n')) {
+    if (line.empty())
+      continue;
+    if (namingRank)
+      message += "rank " + std::to_string(mpi::getWorldRank()) + ": ";
+    message += line.str() + "\n";
+  }
+  mpi::failAll(message);
+}
+
 [[noreturn]] void fail(const llvm::Twine &message) {
-  llvm::errs() << "dist-run: error: " << message << "\n";
-  std::exit(1);
+  llvm::raw_ostream &os =
+      mpiMode ? static_cast<llvm::raw_ostream &>(heldDiagnosticsStream)
+              : llvm::errs();
+  os << "dist-run: error: " << message << "\n";
+  exitFailed();
+}
+
+/// Ends the run: with --mpi every rank takes rank 0's `code`.
+[[noreturn]] void finish(int code) {
+  if (mpiMode)
+    mpi::exitAll(code);
+  std::exit(code);
 }
 
 /// Exits with the message of a failed Status.
@@ -133,7 +185,7 @@ OwningOpRef<ModuleOp> parseProgram(const std::string &path,
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    std::exit(1); // The parser or verifier printed the error.
+    exitFailed(); // The parser or verifier reported the error.
   return module;
 }
 
@@ -168,25 +220,58 @@ func::FuncOp selectEntry(ModuleOp module, const std::string &path,
   return only;
 }
 
+/// The program's execution time and, with --mpi, where each rank spent it.
+void printTimes(func::FuncOp func, unsigned run, double stepMs,
+                int64_t peakBytes, bool distributed) {
+  if (!distributed || !transport) {
+    llvm::errs() << "time: @" << func.getSymName() << " run " << run << ": "
+                 << llvm::format("%.3f", stepMs) << " ms\n";
+    return;
+  }
+  const mpi::CommunicationStats &stats = transport->getStats();
+  double rankMs = stats.runSeconds * 1e3, communicationMs = stats.seconds * 1e3;
+  // Idle: waiting for the slowest rank at the end of the step.
+  std::vector<double> mine = {rankMs - communicationMs, communicationMs,
+                              std::max(0.0, stepMs - rankMs),
+                              static_cast<double>(peakBytes)};
+  std::vector<double> all = mpi::gatherToRoot(mine);
+  if (!isRoot())
+    return;
+  llvm::errs() << "time: @" << func.getSymName() << " run " << run << ": "
+               << llvm::format("%.3f", stepMs) << " ms\n";
+  for (size_t rank = 0; rank * 4 < all.size(); ++rank)
+    llvm::errs() << "time: rank " << rank << ": compute "
+                 << llvm::format("%.3f", all[rank * 4]) << " ms, communication "
+                 << llvm::format("%.3f", all[rank * 4 + 1]) << " ms, idle "
+                 << llvm::format("%.3f", all[rank * 4 + 2])
+                 << " ms, peak live bytes "
+                 << static_cast<int64_t>(all[rank * 4 + 3]) << "\n";
+}
+
 /// Runs `func` on global inputs and returns global results (false after a
-/// diagnostic).
+/// diagnostic); `distributed`: on the MPI ranks with --mpi (the global
+/// results are then on rank 0 only).
 bool runOrReport(func::FuncOp func, const std::vector<HostTensor> &inputs,
                  std::vector<HostTensor> &outputs,
                  std::vector<GlobalLayout> &resultLayouts,
-                 const OneLineDiagnostics &diagnostics) {
+                 const OneLineDiagnostics &diagnostics, bool distributed) {
   GlobalRunOptions options;
   options.repeat = repeat;
   options.rtol = relativeTolerance;
   options.atol = absoluteTolerance;
+  if (distributed)
+    options.transport = transport;
   if (printTime)
-    options.onRun = [&](unsigned run, double milliseconds) {
-      llvm::errs() << "time: @" << func.getSymName() << " run " << run << ": "
-                   << llvm::format("%.3f", milliseconds) << " ms\n";
+    options.onRun = [&](unsigned run, double milliseconds, int64_t peakBytes) {
+      printTimes(func, run, milliseconds, peakBytes, distributed);
     };
+  namingRank = distributed && transport;
   Status status =
       distir::runGlobal(func, inputs, options, outputs, resultLayouts);
   if (!status.ok() && !diagnostics.hasPrintedError())
     fail(status.message());
+  if (status.ok())
+    namingRank = false;
   return status.ok();
 }
 
@@ -201,6 +286,10 @@ int main(int argc, char **argv) {
                            "dist-run: execute a dist program on the CPU "
                            "with the reference kernels\n");
   distir::rejectRepeatedOptions("dist-run");
+  if (mpiDeterministic && !mpiMode)
+    fail("--mpi-deterministic needs --mpi");
+  if (mpiMode)
+    mpi::initialize(&argc, &argv);
   // NaN compares false with everything, so "< 0" alone lets it through and
   // then every comparison passes.
   for (const cl::opt<double> *tolerance :
@@ -219,6 +308,8 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
   context.printOpOnDiagnostic(false);
   diagnostics.install(context);
+  if (mpiMode)
+    diagnostics.redirect(heldDiagnosticsStream);
 
   llvm::SourceMgr programSources, referenceSources;
   OwningOpRef<ModuleOp> program =
@@ -241,35 +332,49 @@ int main(int argc, char **argv) {
   std::vector<GlobalLayout> argumentLayouts, resultLayouts;
   if (failed(getArgumentLayouts(signature, argumentLayouts)) ||
       failed(getResultLayouts(signature, resultLayouts)))
-    return 1;
+    exitFailed();
   if (referenceEntry) {
     std::vector<GlobalLayout> programArguments, programResults;
     if (failed(getArgumentLayouts(programEntry, programArguments)) ||
         failed(getResultLayouts(programEntry, programResults)))
-      return 1;
+      exitFailed();
     check(checkSameSignature(programArguments, argumentLayouts, "argument",
                              programFile, referenceFile));
     check(checkSameSignature(programResults, resultLayouts, "result",
                              programFile, referenceFile));
   }
   std::vector<HostTensor> inputs = makeInputs(signature, argumentLayouts);
+  std::unique_ptr<mpi::MpiTransport> ranks;
+  if (mpiMode) {
+    mpi::TransportOptions options;
+    options.deterministic = mpiDeterministic;
+    auto created =
+        mpi::MpiTransport::create(mpi::getNumDevices(*program), options);
+    check(created.status());
+    ranks = std::move(*created);
+    transport = ranks.get();
+  }
 
   std::vector<HostTensor> outputs, expected;
   std::vector<GlobalLayout> outputLayouts, expectedLayouts;
-  if (!runOrReport(programEntry, inputs, outputs, outputLayouts, diagnostics))
-    return 1;
+  if (!runOrReport(programEntry, inputs, outputs, outputLayouts, diagnostics,
+                   /*distributed=*/true))
+    exitFailed();
+  // Only rank 0 holds the global results.
+  if (!isRoot())
+    finish(0);
   if (printValues || !referenceEntry)
     for (size_t i = 0; i < outputs.size(); ++i)
       printResult(llvm::outs(), outputLayouts[i], outputs[i], printValues);
   if (!outputDir.empty())
     check(writeResultFiles(outputDir, outputLayouts, outputs));
   if (!referenceEntry)
-    return 0;
+    finish(0);
   if (!runOrReport(referenceEntry, inputs, expected, expectedLayouts,
-                   diagnostics))
-    return 1;
+                   diagnostics, /*distributed=*/false))
+    exitFailed();
   bool pass = false;
   check(compareResults(llvm::outs(), outputLayouts, outputs, expected,
                        relativeTolerance, absoluteTolerance, pass));
-  return pass ? 0 : 1;
+  finish(pass ? 0 : 1);
 }

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <memory>
 #include <optional>
@@ -32,6 +33,8 @@ struct PlacedValue {
   std::vector<std::shared_ptr<const HostTensor>> locals;
 
   size_t size() const { return locals.size(); }
+  /// Position of `device` in `devices`, or -1.
+  int64_t indexOf(int64_t device) const;
   int64_t getByteSize() const;
 };
 
@@ -56,11 +59,50 @@ getHostBytes(ElementType type, llvm::ArrayRef<int64_t> shape, int64_t count);
 /// physical memory.
 int64_t getHostMemoryLimit();
 
+/// Moves data between the devices of a program whose devices are spread over
+/// several processes (dist-run --mpi). With one, the interpreter computes only
+/// the devices of its process (the others' locals stay null) and hands every
+/// communication op to it.
+class DeviceTransport {
+public:
+  virtual ~DeviceTransport();
+  /// Whether this process runs `device`.
+  virtual bool isLocal(int64_t device) const = 0;
+  /// Performs the send or collective `op` from `input` (whose local devices
+  /// hold their tensors): sets the result locals of this process's devices.
+  virtual mlir::LogicalResult communicate(mlir::Operation *op,
+                                          const PlacedValue &input,
+                                          PlacedValue &result) = 0;
+  /// Around each run of a function (runGlobal): the processes start
+  /// together, and a run ends when its last message is delivered.
+  virtual void beginRun() {}
+  virtual void endRun() {}
+  /// Brings the locals of a result `value` of `type` that other processes
+  /// hold to those that assemble the global results (every process calls it
+  /// for the same values in the same order).
+  virtual Status collectResult(PlacedValue &value, mlir::Type type) {
+    return Status::success();
+  }
+  /// Whether this process assembles the global results.
+  virtual bool holdsResults() const { return true; }
+};
+
+/// The sequential semantics of the collective `op` for the groups `select`
+/// accepts: reads the input locals of their members (in group order, fixed
+/// reduction order in f64) and sets their result locals.
+mlir::LogicalResult
+runCollectiveGroups(mlir::Operation *op, const PlacedValue &input,
+                    PlacedValue &result,
+                    llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> select);
+
 struct InterpreterOptions {
   /// Upper bound on the bytes of live values; a program that needs more
   /// fails with an error instead of exhausting the host. 0: three quarters
   /// of physical memory.
   int64_t maxLiveBytes = 0;
+  /// Runs only this process's devices and communicates through it; null:
+  /// every device runs here.
+  DeviceTransport *transport = nullptr;
 };
 
 /// Runs dist programs with the reference kernels: the module's context must
@@ -75,6 +117,10 @@ public:
   mlir::LogicalResult run(mlir::func::FuncOp func,
                           std::vector<PlacedValue> arguments,
                           std::vector<PlacedValue> &results);
+
+  /// The most bytes of live values held at once since the last reset.
+  int64_t getPeakLiveBytes() const { return peakLiveBytes; }
+  void resetPeakLiveBytes() { peakLiveBytes = liveBytes; }
 
 private:
   using Environment = llvm::DenseMap<mlir::Value, PlacedValue>;
@@ -91,9 +137,20 @@ private:
   /// "the program needs more than N bytes of live values", at `op`.
   mlir::LogicalResult reportMemoryLimit(mlir::Operation *op) const;
 
+  /// Whether `device` runs in this process.
+  bool runsHere(int64_t device) const {
+    return !transport || transport->isLocal(device);
+  }
+  /// Whether the device at `index` of `value` runs in this process.
+  bool isLocal(const PlacedValue &value, size_t index) const {
+    return value.devices.empty() || runsHere(value.devices[index]);
+  }
+
   mlir::ModuleOp module;
   int64_t maxLiveBytes;
+  DeviceTransport *transport;
   int64_t liveBytes = 0;
+  int64_t peakLiveBytes = 0;
   int callDepth = 0;
 };
 

@@ -70,8 +70,13 @@ struct GlobalRunOptions {
   unsigned repeat = 1;
   /// Tolerances of the check that replicas of a result agree.
   double rtol = 1e-4, atol = 1e-5;
-  /// Told each run's index and milliseconds (dist-run --time); may be empty.
-  std::function<void(unsigned, double)> onRun;
+  /// Told each run's index, milliseconds and peak of live bytes in this
+  /// process (dist-run --time); may be empty.
+  std::function<void(unsigned, double, int64_t)> onRun;
+  /// With one (dist-run --mpi), this process runs only its devices and the
+  /// global results are assembled where `transport->holdsResults()`
+  /// (elsewhere `outputs` stays empty).
+  DeviceTransport *transport = nullptr;
 };
 
 /// dist-run's execution in the global view, shared with the Python package:

@@ -40,6 +40,10 @@ public:
     });
   }
 
+  /// Prints to `os` instead of stderr (dist-run --mpi holds a rank's error
+  /// back until it knows whether a lower rank reports the same one).
+  void redirect(llvm::raw_ostream &os) { stream = &os; }
+
   void print(mlir::Diagnostic &diagnostic) {
     mlir::DiagnosticSeverity severity = diagnostic.getSeverity();
     if (severity == mlir::DiagnosticSeverity::Error) {
@@ -49,7 +53,7 @@ public:
         return;
       errorPrinted = true;
     }
-    llvm::raw_ostream &os = llvm::errs();
+    llvm::raw_ostream &os = stream ? *stream : llvm::errs();
     os << format(diagnostic) << "\n";
     if (diagnostic.getLocation()->getContext()->shouldPrintOpOnDiagnostic())
       for (mlir::Diagnostic &note : diagnostic.getNotes())
@@ -118,6 +122,7 @@ private:
 
   std::string tool;
   bool allErrors;
+  llvm::raw_ostream *stream = nullptr;
   bool errorPrinted = false;
 };
 
