@@ -163,12 +163,11 @@ FailureOr<Direction> prepareDirection(NodeImporter &n, const Recurrence &r,
   ASSIGN_OR_RETURN(rec,
                    selectDirection(n, rAll, d, directions, {width, r.hidden}));
   dir.recurrence = rec;
-  ASSIGN_OR_RETURN(rows,
-                   n.createReshape(x, {r.seqLength * r.batch, r.inputSize}));
-  ASSIGN_OR_RETURN(product, n.create<dist::MatmulOp>(rows, w, UnitAttr(),
-                                                     n.builder.getUnitAttr()));
-  ASSIGN_OR_RETURN(projection,
-                   n.createReshape(product, {r.seqLength, r.batch, width}));
+  // [S, B, I] x [G*H, I]^T as one matmul broadcast over the sequence; not
+  // through a [S*B, I] reshape, whose batch would be the minor factor of a
+  // merged dimension (which microbatching cannot split).
+  ASSIGN_OR_RETURN(projection, n.create<dist::MatmulOp>(
+                                   x, w, UnitAttr(), n.builder.getUnitAttr()));
   dir.inputProjection = projection;
   if (Value bAll = n.getOptionalInput(3)) {
     ASSIGN_OR_RETURN(b, selectDirection(n, bAll, d, directions, {2 * width}));
