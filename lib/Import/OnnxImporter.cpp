@@ -437,9 +437,32 @@ StatusOr<RankedTensorType> convertType(const onnx::TypeProto &type,
                                getMlirElementType(*elementType, context));
 }
 
+/// Encoder-decoder stacks whose layers are module lists named "encoder" and
+/// "decoder" ("/encoder.1/self_attn/q/MatMul", HF T5-style).
+const llvm::Regex &getStackPattern() {
+  static const llvm::Regex pattern(
+      "(^|[/._:])(encoder|decoder)[._]([0-9]+)([/._:]|$)");
+  return pattern;
+}
+
+/// The layers of the encoder stack: the decoder's layers follow them.
+int64_t countEncoderLayers(const onnx::GraphProto &graph) {
+  int64_t count = 0;
+  for (const onnx::NodeProto &node : graph.node()) {
+    SmallVector<StringRef> matches;
+    int64_t layer;
+    if (getStackPattern().match(node.name(), &matches) &&
+        matches[2] == "encoder" && !matches[3].getAsInteger(10, layer))
+      count = std::max(count, layer + 1);
+  }
+  return count;
+}
+
 /// Layer index hint for pipeline cutting, from names such as
-/// "/encoder/layer.3/attention/MatMul" or "blocks_11.conv".
-std::optional<int64_t> getLayerHint(const onnx::NodeProto &node) {
+/// "/encoder/layer.3/attention/MatMul" or "blocks_11.conv", or else
+/// "/decoder.1/..." (layer encoderLayers + 1).
+std::optional<int64_t> getLayerHint(const onnx::NodeProto &node,
+                                    int64_t encoderLayers) {
   static const llvm::Regex pattern(
       "(^|[/._:])(layers?|blocks?|h)[._]?([0-9]+)([/._:]|$)");
   for (const std::string *name :
@@ -451,6 +474,11 @@ std::optional<int64_t> getLayerHint(const onnx::NodeProto &node) {
     if (pattern.match(*name, &matches) && !matches[3].getAsInteger(10, layer))
       return layer;
   }
+  SmallVector<StringRef> matches;
+  int64_t layer;
+  if (getStackPattern().match(node.name(), &matches) &&
+      !matches[3].getAsInteger(10, layer))
+    return matches[2] == "decoder" ? encoderLayers + layer : layer;
   return std::nullopt;
 }
 
@@ -735,6 +763,7 @@ GraphImporter::importModel(const onnx::ModelProto &model, ModuleOp module,
     values[input.name()] = arg;
   }
 
+  const int64_t encoderLayers = countEncoderLayers(graph);
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
     std::string domain = isDefaultDomain(node.domain()) ? "" : node.domain();
@@ -762,7 +791,7 @@ GraphImporter::importModel(const onnx::ModelProto &model, ModuleOp module,
                               "') is not supported");
     if (failed(checkAgainstOnnxTypes(importer)))
       return failure();
-    if (std::optional<int64_t> layer = getLayerHint(node)) {
+    if (std::optional<int64_t> layer = getLayerHint(node, encoderLayers)) {
       auto layerAttr = builder.getI64IntegerAttr(*layer);
       Operation *first = last             ? last->getNextNode()
                          : entry->empty() ? nullptr

@@ -114,6 +114,11 @@ static std::string describeEmptyScenario(const ScenarioReport &report) {
   if (report.evaluations.empty() && report.getNumBuildFailures() == 0)
     return "no configuration fits in memory: the memory bound rules out all " +
            std::to_string(valid) + " valid ones (none simulated)";
+  // Nothing simulated and nothing ruled out by memory: memory is not why.
+  if (report.evaluations.empty() && report.prunedByMemory == 0)
+    return "no configuration could be built: the transforms refused all " +
+           std::to_string(report.getNumBuildFailures()) +
+           " valid ones (reasons above); none was simulated";
   if (report.evaluations.empty())
     return "no configuration fits in memory: " +
            std::to_string(report.prunedByMemory) +
