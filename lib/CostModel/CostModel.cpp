@@ -132,7 +132,8 @@ std::optional<double> ProfileTable::lookup(const OpWork &work) const {
 }
 
 StatusOr<ProfileTable> ProfileTable::parse(std::string_view text,
-                                           std::string_view sourceName) {
+                                           std::string_view sourceName,
+                                           const KindFilter &isKnownKind) {
   StatusOr<nlohmann::json> document = topology::parseJsonText(text, sourceName);
   if (!document)
     return document.status();
@@ -148,6 +149,7 @@ StatusOr<ProfileTable> ProfileTable::parse(std::string_view text,
       return fail(it.key(), "unknown key (expected: entries)");
 
   ProfileTable table;
+  std::unordered_map<std::string, size_t> firstEntryOfKey;
   const nlohmann::json &entries = (*document)["entries"];
   for (size_t i = 0; i < entries.size(); ++i) {
     const nlohmann::json &entry = entries[i];
@@ -162,6 +164,13 @@ StatusOr<ProfileTable> ProfileTable::parse(std::string_view text,
                     "seconds)");
     if (!entry.contains("kind") || !entry["kind"].is_string())
       return fail(where + ".kind", "expected a string");
+    const std::string &kind = entry["kind"].get_ref<const std::string &>();
+    if (isKnownKind && !isKnownKind(kind))
+      return fail(where + ".kind",
+                  "unknown op kind '" + kind +
+                      "' (expected a compute op of the dist dialect without "
+                      "its prefix, e.g. matmul; collectives and sends are "
+                      "timed by the network model)");
     if (!entry.contains("dtype") || !entry["dtype"].is_string())
       return fail(where + ".dtype", "expected a string");
     std::optional<DataType> dtype =
@@ -187,16 +196,21 @@ StatusOr<ProfileTable> ProfileTable::parse(std::string_view text,
       }
       shapes.push_back(std::move(dims));
     }
-    table.add(entry["kind"].get<std::string>(), *dtype, shapes,
-              entry["seconds"].get<double>());
+    auto [first, isNew] =
+        firstEntryOfKey.try_emplace(key(kind, *dtype, shapes), i);
+    if (!isNew)
+      return fail(where, "same kind, dtype and shapes as entries[" +
+                             std::to_string(first->second) + "]");
+    table.add(kind, *dtype, shapes, entry["seconds"].get<double>());
   }
   return table;
 }
 
-StatusOr<ProfileTable> ProfileTable::load(const std::string &path) {
+StatusOr<ProfileTable> ProfileTable::load(const std::string &path,
+                                          const KindFilter &isKnownKind) {
   DISTIR_ASSIGN_OR_RETURN(std::string text,
                           topology::readTextFile(path, "profile file"));
-  return parse(text, path);
+  return parse(text, path, isKnownKind);
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #include "distir/Topology/Cluster.h"
 #include "distir/Topology/JsonSupport.h"
 
+#include "distir/Support/JsonKeys.h"
 #include "distir/Support/PresetSpec.h"
 
 #include <nlohmann/json.hpp>
@@ -278,28 +279,15 @@ static void readDevice(ObjectReader &parent, DeviceSpec &device,
   reader.finish();
 }
 
-/// 1-based line and column of byte `offset` in `text`.
-static std::pair<size_t, size_t> lineColumn(std::string_view text,
-                                            size_t offset) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return {line, column};
-}
-
 namespace {
 /// nlohmann's DOM parser that keeps the first error and where it is instead
 /// of throwing: besides syntax errors, a number beyond double range
-/// ("1e999", out_of_range.406) reaches parse_error with its position.
+/// ("1e999", out_of_range.406) reaches parse_error with its position; a key
+/// given twice in one object is an error too (JsonKeys.h).
 struct LocatingDomParser : nlohmann::detail::json_sax_dom_parser<json> {
-  explicit LocatingDomParser(json &root)
-      : json_sax_dom_parser(root, /*allow_exceptions_=*/false) {}
+  LocatingDomParser(json &root, std::string_view text)
+      : json_sax_dom_parser(root, /*allow_exceptions_=*/false),
+        duplicates(text) {}
   template <class Exception>
   bool parse_error(std::size_t position, const std::string &token,
                    const Exception &ex) {
@@ -315,19 +303,43 @@ struct LocatingDomParser : nlohmann::detail::json_sax_dom_parser<json> {
       reason = reason.substr(bracket + 2);
     return json_sax_dom_parser::parse_error(position, token, ex);
   }
+  bool start_object(std::size_t length) {
+    duplicates.startObject();
+    return json_sax_dom_parser::start_object(length);
+  }
+  bool end_object() {
+    duplicates.endObject();
+    return json_sax_dom_parser::end_object();
+  }
+  bool key(std::string &name) {
+    if (duplicates.addKey(name))
+      return json_sax_dom_parser::key(name);
+    offset = duplicates.getOffset();
+    reason = duplicates.getReason();
+    duplicateKey = true;
+    return false;
+  }
+  bool is_errored() const {
+    return duplicateKey || json_sax_dom_parser::is_errored();
+  }
+
   size_t offset = 0;
   std::string reason;
+
+private:
+  DuplicateJsonKeys duplicates;
+  bool duplicateKey = false;
 };
 } // namespace
 
 StatusOr<json> parseJsonText(std::string_view text,
                              std::string_view sourceName) {
   json document;
-  LocatingDomParser parser(document);
+  LocatingDomParser parser(document, text);
   if (json::sax_parse(text.begin(), text.end(), &parser) &&
       !parser.is_errored())
     return document;
-  auto [line, column] = lineColumn(text, parser.offset);
+  auto [line, column] = jsonLineColumn(text, parser.offset);
   return Status::error(std::string(sourceName) + ":" + std::to_string(line) +
                        ":" + std::to_string(column) +
                        ": invalid JSON: " + parser.reason);

@@ -170,6 +170,8 @@ for name, type_ in [
 
 X = "tensor<4x8xf32>"
 op_cases = [
+    ("dropout-ratio-above-one", "%0 = dist.dropout %x {ratio = 1.5 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>"),
+    ("dropout-ratio-nan", "%0 = dist.dropout %x {ratio = 0x7FF8000000000000 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>"),
     ("matmul-k-mismatch", "%0 = dist.matmul %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>"),
     ("matmul-rank0", "%c = dist.constant dense<1.0> : tensor<f32>\n  %0 = dist.matmul %c, %c : (tensor<f32>, tensor<f32>) -> tensor<f32>"),
     ("matmul-wrong-result", "%0 = dist.matmul %x, %x {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>"),
@@ -319,6 +321,10 @@ for name, option in [
 ]:
     add("opt-parallelize-" + name,
         "dist-opt %S/base-mlp.mlir --dist-parallelize='" + option + "'")
+put("opt-layout-map-duplicate-key.json",
+    b'{"fc1.weight": [null, "tp"],\n "fc1.weight": ["tp", null]}\n')
+add("opt-parallelize-layout-map-duplicate-key",
+    "dist-opt %S/base-mlp.mlir --dist-parallelize='tp=2 layout-map=%S/opt-layout-map-duplicate-key.json'")
 for name, pipeline in [
         ("data-parallel-2-40", "--dist-data-parallel=dp=1099511627776"),
         ("data-parallel-zero", "--dist-data-parallel=dp=0"),
@@ -378,6 +384,8 @@ for name, text in [
         ("nan-literal", CLUSTER.replace("1e12", "NaN")),
         ("comment", "// cluster\n" + CLUSTER),
         ("launch-negative", CLUSTER.replace("\"vector_flops\"", "\"launch_overhead_s\": -1, \"vector_flops\"")),
+        ("duplicate-key", CLUSTER.replace("\"nodes\": 1", "\"nodes\": 1, \"nodes\": 2")),
+        ("duplicate-nested-key", CLUSTER.replace("\"vector_flops\": 1e12", "\"vector_flops\": 1e12, \"vector_flops\": 2e12")),
 ]:
     if "\udcff" in text:
         put("sim-cluster-" + name + ".json", text.encode("utf-8", "surrogateescape"))
@@ -413,6 +421,11 @@ for name, text in [
         ("truncated", PROFILE[:40]),
         ("deep-nesting", "{\"entries\": " + "[" * 100000 + "]" * 100000 + "}"),
         ("entry-not-object", "{\"entries\": [3]}"),
+        ("kind-unknown", PROFILE.replace("\"matmul\"", "\"matmull\"")),
+        ("kind-with-prefix", PROFILE.replace("\"matmul\"", "\"dist.matmul\"")),
+        ("kind-collective", PROFILE.replace("\"matmul\"", "\"all_reduce\"")),
+        ("entry-twice", PROFILE.replace("]}\n", ", " + PROFILE[13:-3] + "]}\n")),
+        ("duplicate-key", PROFILE.replace("\"seconds\": 1e-5", "\"seconds\": 1e-5, \"seconds\": 2e-5")),
 ]:
     add("sim-profile-" + name,
         "dist-sim %S/base-placed.mlir --cluster dgx-a100 --profile %S/sim-profile-" + name + ".json",
@@ -583,6 +596,8 @@ for name, graph in [
         ("initializer-short", "g (float[2] X) => (float[2] Y)\n<float[4] W = {1, 2}>\n{\n  Y = Add (X, W)\n}\n"),
         ("dim-huge", "g (float[9223372036854775807, 4] X) => (float[9223372036854775807, 4] Y) {\n  Y = Relu (X)\n}\n"),
         ("gemm-rank3", "g (float[2, 3, 4] X, float[4, 5] W) => (float[2, 3, 5] Y) {\n  Y = Gemm (X, W)\n}\n"),
+        ("dropout-ratio-above-one", "g (float[2] X) => (float[2] Y) {\n  r = Constant <value = float {1.5}> ()\n  Y = Dropout (X, r)\n}\n"),
+        ("dropout-ratio-nan", "g (float[2] X) => (float[2] Y) {\n  r = Constant <value = float {nan}> ()\n  Y = Dropout (X, r)\n}\n"),
         ("dropout-mask-huge", "g (float[1048576, 1048576] X) => (float[1048576, 1048576] Y, bool[1048576, 1048576] M) {\n  Y, M = Dropout (X)\n}\n"),
         ("layer-norm-huge-bias", "g (float[2, 4294967296] X, float[4294967296] S) => (float[2, 4294967296] Y) {\n  Y = LayerNormalization <axis = -1> (X, S)\n}\n"),
         ("unsupported", "g (float[2] X) => (float[2] Y) {\n  Y = Abs (X)\n}\n"),

@@ -16,6 +16,7 @@
 #include "distir/Topology/Cluster.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,9 +64,18 @@ std::optional<CollectiveKind> parseCollectiveKind(std::string_view name);
 ///                     "seconds": 1.1e-3}, ...]}
 class ProfileTable {
 public:
+  /// Whether a "kind" names an op the simulator times (the dialect decides;
+  /// this library does not know it). Empty: every kind is accepted.
+  using KindFilter = std::function<bool(std::string_view)>;
+
+  /// An entry whose kind `isKnownKind` refuses, or that repeats the kind,
+  /// dtype and shapes of an earlier entry, is an error: either would
+  /// silently never apply or silently replace a measurement.
   static StatusOr<ProfileTable> parse(std::string_view text,
-                                      std::string_view sourceName);
-  static StatusOr<ProfileTable> load(const std::string &path);
+                                      std::string_view sourceName,
+                                      const KindFilter &isKnownKind = {});
+  static StatusOr<ProfileTable> load(const std::string &path,
+                                     const KindFilter &isKnownKind = {});
 
   void add(std::string_view kind, DataType dtype,
            const std::vector<std::vector<int64_t>> &shapes, double seconds);

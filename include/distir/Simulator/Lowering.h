@@ -46,6 +46,11 @@ mlir::FailureOr<LoweringResult>
 lowerToProgram(mlir::func::FuncOp func, const cost::CostModel &model,
                Program &program, const Framework &framework = Framework());
 
+/// Reads a profile (ProfileTable) whose kinds must name compute ops of the
+/// dist dialect (the ones the simulator times), loaded in `context`.
+StatusOr<cost::ProfileTable> loadProfile(const std::string &path,
+                                         mlir::MLIRContext *context);
+
 /// Estimated seconds of one op on the model's cluster (the duration its task
 /// gets), or std::nullopt for ops the simulator does not model.
 std::optional<double> estimateOpTime(mlir::Operation *op,

@@ -19,6 +19,8 @@ def DistAnnotateCosts : Pass<"dist-annotate-costs", "::mlir::ModuleOp"> {
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "Measured op times (JSON) overriding the formulas">,
   ];
+  // The profile's kinds are checked against the dialect's compute ops.
+  let dependentDialects = ["::mlir::dist::DistDialect"];
 }
 
 #endif // DISTIR_SIMULATOR_PASSES_TD

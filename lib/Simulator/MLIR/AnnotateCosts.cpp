@@ -30,7 +30,7 @@ struct AnnotateCostsPass
     std::shared_ptr<distir::cost::ProfileTable> table;
     if (!profile.empty()) {
       distir::StatusOr<distir::cost::ProfileTable> loaded =
-          distir::cost::ProfileTable::load(profile);
+          distir::sim::loadProfile(profile, &getContext());
       if (!loaded) {
         module.emitError() << loaded.message();
         return signalPassFailure();

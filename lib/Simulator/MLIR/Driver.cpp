@@ -77,13 +77,15 @@ bool writeFile(const std::string &path, Writer write) {
 }
 
 /// The cost model of the cluster, with the measured times of the profile.
-StatusOr<cost::CostModel> loadCostModel(const DriverOptions &options) {
+StatusOr<cost::CostModel> loadCostModel(const DriverOptions &options,
+                                        MLIRContext *context) {
   DISTIR_ASSIGN_OR_RETURN(topology::Cluster cluster,
                           topology::parseClusterSpec(options.clusterSpec));
   std::shared_ptr<cost::ProfileTable> profile;
   if (!options.profileFile.empty()) {
+    context->getOrLoadDialect<dist::DistDialect>(); // the profile's kinds
     DISTIR_ASSIGN_OR_RETURN(cost::ProfileTable table,
-                            cost::ProfileTable::load(options.profileFile));
+                            loadProfile(options.profileFile, context));
     profile = std::make_shared<cost::ProfileTable>(std::move(table));
   }
   return cost::CostModel(cluster, profile);
@@ -148,7 +150,8 @@ StatusOr<SimResult> simulateRepeatedly(const DriverOptions &options,
 
 StatusOr<SimulatedStep> simulateFunction(func::FuncOp func,
                                          const DriverOptions &options) {
-  DISTIR_ASSIGN_OR_RETURN(cost::CostModel model, loadCostModel(options));
+  DISTIR_ASSIGN_OR_RETURN(cost::CostModel model,
+                          loadCostModel(options, func->getContext()));
   DISTIR_ASSIGN_OR_RETURN(Framework framework,
                           parseFrameworkSpec(options.frameworkSpec));
   SimulatedStep step;
@@ -174,13 +177,6 @@ StatusOr<SimulatedStep> simulateFunction(func::FuncOp func,
 }
 
 int runDriver(const DriverOptions &options) {
-  // Bad options before reading the input, as before.
-  if (StatusOr<cost::CostModel> model = loadCostModel(options); !model)
-    return fail(model.message());
-  if (StatusOr<Framework> framework = parseFrameworkSpec(options.frameworkSpec);
-      !framework)
-    return fail(framework.message());
-
   // Only what a placed program contains: dist ops inside func.func.
   DialectRegistry registry;
   registry.insert<dist::DistDialect, func::FuncDialect>();
@@ -189,6 +185,15 @@ int runDriver(const DriverOptions &options) {
   // Errors stay one line: no dump of the offending op, no echoed source.
   context.printOpOnDiagnostic(false);
   diagnostics.install(context);
+
+  // Bad options before reading the input, as before.
+  if (StatusOr<cost::CostModel> model = loadCostModel(options, &context);
+      !model)
+    return fail(model.message());
+  if (StatusOr<Framework> framework = parseFrameworkSpec(options.frameworkSpec);
+      !framework)
+    return fail(framework.message());
+
   llvm::SourceMgr sourceMgr;
   std::string fileError;
   std::unique_ptr<llvm::MemoryBuffer> buffer =

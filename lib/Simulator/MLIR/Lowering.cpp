@@ -9,7 +9,9 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -325,9 +327,40 @@ LogicalResult Lowerer::lowerOp(Operation *op) {
   return success();
 }
 
+/// Every byte count of the simulation (a device's live bytes, its peak, a
+/// memory breakdown) is at most the sum of all tensors' bytes; refusing a
+/// program whose sum passes int64 keeps them exact (a saturated tensor
+/// size would wrap to a small peak that "fits").
+static LogicalResult checkTotalTensorBytes(func::FuncOp func) {
+  int64_t total = 0;
+  auto add = [&](Type type) {
+    int64_t bytes = dist::detail::getTensorBytes(type);
+    return bytes != std::numeric_limits<int64_t>::max() &&
+           !llvm::AddOverflow(total, bytes, total);
+  };
+  for (BlockArgument argument : func.getArguments())
+    if (!add(argument.getType()))
+      return func.emitError()
+             << "argument #" << argument.getArgNumber()
+             << " brings the program's tensors past 2^63 bytes: too large "
+                "to simulate";
+  WalkResult walk = func.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (!add(type)) {
+        op->emitError() << "this result brings the program's tensors past "
+                           "2^63 bytes: too large to simulate";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 FailureOr<LoweringResult> Lowerer::run(func::FuncOp func) {
   if (func.isExternal())
     return func.emitError() << "cannot simulate a function without a body";
+  if (failed(checkTotalTensorBytes(func)))
+    return failure();
   for (BlockArgument argument : func.getArguments()) {
     FailureOr<DeviceSetId> set = setOf(func, argument);
     if (failed(set))
@@ -364,6 +397,22 @@ FailureOr<LoweringResult> lowerToProgram(func::FuncOp func,
                                          Program &program,
                                          const Framework &framework) {
   return Lowerer(model, program, framework).run(func);
+}
+
+StatusOr<cost::ProfileTable> loadProfile(const std::string &path,
+                                         MLIRContext *context) {
+  auto isKnownKind = [context](std::string_view kind) {
+    std::optional<RegisteredOperationName> name =
+        RegisteredOperationName::lookup(
+            (dist::DistDialect::getDialectNamespace() + "." + kind).str(),
+            context);
+    // Collectives and sends are timed by the network model (estimateOpTime):
+    // a profile entry for them would never apply.
+    return name && name->hasInterface<dist::CostOpInterface>() &&
+           !name->hasInterface<dist::CollectiveOpInterface>() &&
+           name->getTypeID() != TypeID::get<dist::SendOp>();
+  };
+  return cost::ProfileTable::load(path, isKnownKind);
 }
 
 std::optional<double> estimateOpTime(Operation *op,

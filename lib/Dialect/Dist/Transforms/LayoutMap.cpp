@@ -10,6 +10,7 @@
 #include "distir/Dialect/Dist/IR/Layout.h"
 #include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/FunctionSharding.h"
+#include "distir/Support/JsonKeys.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -18,6 +19,8 @@
 
 // MLIR code builds without exceptions: every parse below is non-throwing.
 #include <nlohmann/json.hpp>
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -28,9 +31,11 @@ using OrderedJson = nlohmann::ordered_json;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Accepts everything and records the first syntax error: the DOM parser
-/// without exceptions only says that the text is invalid, not where.
+/// Accepts everything and records the first syntax error or repeated key
+/// (JsonKeys.h): the DOM parser without exceptions only says that the text
+/// is invalid, not where, and keeps one value of a repeated key.
 struct ErrorSax : nlohmann::json_sax<OrderedJson> {
+  explicit ErrorSax(StringRef text) : duplicates(text) {}
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
   bool number_integer(number_integer_t) override { return true; }
@@ -38,9 +43,21 @@ struct ErrorSax : nlohmann::json_sax<OrderedJson> {
   bool number_float(number_float_t, const string_t &) override { return true; }
   bool string(string_t &) override { return true; }
   bool binary(binary_t &) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(string_t &) override { return true; }
-  bool end_object() override { return true; }
+  bool start_object(std::size_t) override {
+    duplicates.startObject();
+    return true;
+  }
+  bool key(string_t &name) override {
+    if (duplicates.addKey(name))
+      return true;
+    offset = duplicates.getOffset();
+    reason = duplicates.getReason();
+    return false;
+  }
+  bool end_object() override {
+    duplicates.endObject();
+    return true;
+  }
   bool start_array(std::size_t) override { return true; }
   bool end_array() override { return true; }
   bool parse_error(std::size_t position, const std::string &,
@@ -56,21 +73,18 @@ struct ErrorSax : nlohmann::json_sax<OrderedJson> {
   }
   size_t offset = 0;
   std::string reason;
+  distir::DuplicateJsonKeys duplicates;
 };
 } // namespace
 
-static std::string describeSyntaxError(StringRef text, StringRef sourceName) {
-  ErrorSax sax;
-  (void)OrderedJson::sax_parse(text.begin(), text.end(), &sax);
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < sax.offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
+/// "<source>:<line>:<col>: invalid JSON: <reason>" for a syntax error or a
+/// repeated key of `text`; nothing when it is valid.
+static std::optional<std::string> describeJsonError(StringRef text,
+                                                    StringRef sourceName) {
+  ErrorSax sax(text);
+  if (OrderedJson::sax_parse(text.begin(), text.end(), &sax))
+    return std::nullopt;
+  auto [line, column] = distir::jsonLineColumn(text, sax.offset);
   return (sourceName + ":" + Twine(line) + ":" + Twine(column) +
           ": invalid JSON: " + sax.reason)
       .str();
@@ -159,11 +173,11 @@ void LayoutMap::addEntry(std::string pattern,
 FailureOr<LayoutMap>
 LayoutMap::parse(StringRef text, StringRef sourceName,
                  function_ref<InFlightDiagnostic()> emitError) {
+  if (std::optional<std::string> error = describeJsonError(text, sourceName))
+    return emitError() << *error;
   OrderedJson document = OrderedJson::parse(text.begin(), text.end(),
                                             /*cb=*/nullptr,
                                             /*allow_exceptions=*/false);
-  if (document.is_discarded())
-    return emitError() << describeSyntaxError(text, sourceName);
   auto fail = [&](const Twine &message) -> FailureOr<LayoutMap> {
     return emitError() << sourceName << ": " << message.str();
   };
