@@ -377,6 +377,9 @@ LogicalResult convertDropout(NodeImporter &n) {
                        "supported; distir imports Dropout in inference form");
     }
   }
+  if (!(ratio >= 0.0 && ratio < 1.0))
+    return n.error("ratio must be in [0, 1) (ONNX Dropout), got " +
+                   std::to_string(ratio));
   ASSIGN_OR_RETURN(result, n.create<dist::DropoutOp>(input, f64Attr(n, ratio)));
   n.setOutput(0, result);
   if (!n.hasOutput(1))

@@ -410,6 +410,10 @@ static LogicalResult verifyDropoutPosition(
   return success();
 }
 
+LogicalResult DropoutOp::verify() {
+  return verifyDropoutRatio(*this, getRatio().convertToDouble());
+}
+
 LogicalResult DropoutTrainOp::verify() {
   if (failed(verifyDropoutRatio(*this, getRatio().convertToDouble())))
     return failure();

@@ -401,6 +401,9 @@ def Dist_DropoutOp : Dist_UnaryOp<"dropout", "x", 0, [Dist_JointlyLinear]> {
   let arguments = (ins Dist_FloatTensor:$input,
                        DefaultValuedAttr<F64Attr, "0.5">:$ratio);
   let results = (outs Dist_FloatTensor:$result);
+  // A ratio outside [0, 1) is no probability (ONNX Dropout's range): its
+  // cost and any later training form would be meaningless.
+  let hasVerifier = 1;
 }
 
 def Dist_MaskTensor : RankedTensorOf<[I1]>;
