@@ -83,16 +83,24 @@ static bool hasSequenceParallel(const ScenarioReport &report) {
       [](const Evaluation &e) { return e.config.sequenceParallel; });
 }
 
+/// Whether any configuration of `report` runs ZeRO: then the table, the CSV
+/// and the JSON give each row's stage.
+static bool hasZero(const ScenarioReport &report) {
+  return std::any_of(report.evaluations.begin(), report.evaluations.end(),
+                     [](const Evaluation &e) { return e.config.zero > 0; });
+}
+
 /// The columns that appear only when some row needs them, so that plain
 /// searches print what they always printed.
 struct OptionalColumns {
-  bool recompute = false, sequenceParallel = false;
+  bool recompute = false, sequenceParallel = false, zero = false;
 };
 
 static OptionalColumns
 getOptionalColumns(const std::vector<ScenarioReport> &reports) {
   return {std::any_of(reports.begin(), reports.end(), hasRecompute),
-          std::any_of(reports.begin(), reports.end(), hasSequenceParallel)};
+          std::any_of(reports.begin(), reports.end(), hasSequenceParallel),
+          std::any_of(reports.begin(), reports.end(), hasZero)};
 }
 
 /// Why a scenario shows no row: nothing valid, nothing past the memory
@@ -166,6 +174,9 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
   // plain searches print what they always printed.
   const bool showRecompute = hasRecompute(report);
   const bool showSequenceParallel = hasSequenceParallel(report);
+  const bool showZero = hasZero(report);
+  if (showZero)
+    header.insert(header.begin() + 7, "zero");
   if (showSequenceParallel)
     header.insert(header.begin() + 7, "sp");
   if (showRecompute)
@@ -185,6 +196,8 @@ void printReport(std::ostream &os, const ScenarioReport &report, size_t top) {
                           double(report.memoryCapacityBytes),
                       1),
          formatNumber(100.0 * e.mfu, 1), std::string(methodName(e.method))});
+    if (showZero)
+      rows.back().insert(rows.back().begin() + 7, std::to_string(c.zero));
     if (showSequenceParallel)
       rows.back().insert(rows.back().begin() + 7,
                          c.sequenceParallel ? "sp" : "-");
@@ -228,6 +241,8 @@ static nlohmann::ordered_json getRow(const Evaluation &e,
     row["recompute"] = std::string(recomputeName(c.recompute));
   if (columns.sequenceParallel)
     row["sequence_parallel"] = c.sequenceParallel;
+  if (columns.zero)
+    row["zero"] = c.zero;
   row["method"] = std::string(methodName(e.method));
   row["step_time_s"] = e.stepTimeS;
   row["samples_per_s"] = e.samplesPerS;

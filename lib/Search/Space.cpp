@@ -32,13 +32,15 @@ std::string Configuration::str() const {
     os << " interleave=" << interleave;
   if (sequenceParallel)
     os << " sp";
+  if (zero > 0)
+    os << " zero=" << zero;
   return os.str();
 }
 
 static auto key(const Configuration &c) {
   return std::make_tuple(c.devices, c.globalBatch, c.pp, c.tp, c.dp,
                          c.microbatches, c.schedule, c.recompute, c.interleave,
-                         c.sequenceParallel);
+                         c.sequenceParallel, c.zero);
 }
 
 bool Configuration::operator<(const Configuration &other) const {
@@ -188,12 +190,22 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
                       model.tokensPerSample % tp != 0)
                     reason = "sequence-parallel: tp does not divide the "
                              "sequence";
-                  if (!reason.empty()) {
-                    ++rejected[reason];
-                    continue;
+                  for (int64_t zero : options.zeroStages) {
+                    // ZeRO shards over dp: nothing to shard without it
+                    // (outside the space).
+                    if (zero > 0 && dp == 1)
+                      continue;
+                    std::string whyNotZero = reason;
+                    if (whyNotZero.empty() && zero >= 2 && pp > 1)
+                      whyNotZero = "zero=2 and zero=3 need pp = 1 (as "
+                                   "DeepSpeed)";
+                    if (!whyNotZero.empty()) {
+                      ++rejected[whyNotZero];
+                      continue;
+                    }
+                    space.push_back({devices, batch, dp, tp, pp, m, schedule,
+                                     mode, interleave, sequenceParallel, zero});
                   }
-                  space.push_back({devices, batch, dp, tp, pp, m, schedule,
-                                   mode, interleave, sequenceParallel});
                 }
               }
             }
@@ -237,8 +249,17 @@ int64_t estimateMemoryLowerBound(const ModelFacts &model,
   const int64_t devicesPerReplica = config.pp * config.tp;
   // Some stage holds at least the average share of the parameters, the
   // optimizer state (updated in place) and the gradient buffers (held for
-  // the whole step, at least the parameters' bytes).
-  int64_t persistent = ceilDiv(2 * parameters + state, devicesPerReplica);
+  // the whole step, at least the parameters' bytes); ZeRO keeps a 1/dp
+  // share of what its stage shards.
+  int64_t gradients = parameters;
+  if (config.zero >= 1)
+    state /= config.dp;
+  if (config.zero >= 2)
+    gradients /= config.dp;
+  if (config.zero >= 3)
+    parameters /= config.dp;
+  int64_t persistent =
+      ceilDiv(parameters + gradients + state, devicesPerReplica);
   // Inputs and labels may sit on different stages; only with one stage are
   // they known to share a device.
   int64_t data = config.pp == 1 ? model.dataBytesPerSample *

@@ -118,6 +118,11 @@ static cl::list<std::string> sequenceParallels(
     cl::desc("Sequence parallelism settings to try (dist-parallelize's "
              "sequence-parallel, with tp > 1): false, true (default: false)"),
     cl::cat(searchCategory));
+static cl::list<int64_t> zeroStages(
+    "zero", cl::CommaSeparated,
+    cl::desc("ZeRO stages to try (dist-parallelize's zero, over dp > 1; 2 "
+             "and 3 with pp = 1): 0, 1, 2, 3 (default: 0)"),
+    cl::cat(searchCategory));
 static cl::list<std::string> recomputeModes(
     "recompute", cl::CommaSeparated,
     cl::desc("Activation recomputation modes (dist-recompute): none, full, "
@@ -195,6 +200,7 @@ int main(int argc, char **argv) {
   command.interleaves.assign(interleaves.begin(), interleaves.end());
   command.sequenceParallels.assign(sequenceParallels.begin(),
                                    sequenceParallels.end());
+  command.zeroStages.assign(zeroStages.begin(), zeroStages.end());
   command.powersOfTwo = powersOfTwo;
   command.accumulateWithoutPipeline = accumulateWithoutPipeline;
   command.maxMemoryFraction = maxMemoryFraction;

@@ -41,6 +41,8 @@ struct SearchCommand {
   std::vector<int64_t> interleaves;
   /// --sequence-parallel ("false", "true"); empty: false.
   std::vector<std::string> sequenceParallels;
+  /// --zero (ZeRO stages 0..3); empty: 0.
+  std::vector<int64_t> zeroStages;
   bool powersOfTwo = false;
   bool accumulateWithoutPipeline = false;
   double maxMemoryFraction = 1.0;

@@ -68,6 +68,9 @@ struct Configuration {
   /// Korthikanti et al.'s sequence parallelism over tp (dist-parallelize's
   /// `sequence-parallel`; only with tp > 1).
   bool sequenceParallel = false;
+  /// ZeRO stage over dp (dist-parallelize's `zero`): 1 shards the optimizer
+  /// state, 2 also the gradients, 3 also the parameters; 0: none.
+  int64_t zero = 0;
 
   /// Samples one replica processes per microbatch.
   int64_t getMicrobatchSize() const {
@@ -81,7 +84,7 @@ struct Configuration {
   std::string getScheduleLabel() const;
   /// "dp=2 tp=4 pp=8 mb=16 1f1b batch=1536" (plus " recompute=full" when
   /// it recomputes, " interleave=2" when interleaved, " sp" with sequence
-  /// parallelism): the key configurations
+  /// parallelism, " zero=N" with ZeRO): the key configurations
   /// are sorted by when their throughputs tie, and the form the table prints.
   std::string str() const;
 
@@ -145,6 +148,10 @@ struct SpaceOptions {
   /// space leaves it off (one program per configuration); the user opts in
   /// with {false, true}.
   std::vector<bool> sequenceParallels = {false};
+  /// ZeRO stages to try (only with dp > 1; 2 and 3 only with pp = 1, as
+  /// dist-parallelize allows). ZeRO trades communication for memory, so the
+  /// default is none; the user opts in.
+  std::vector<int64_t> zeroStages = {0};
   /// Only powers of two for dp, tp and pp (DistIR's grid).
   bool powersOfTwo = false;
   /// Each device count is a limit, not an exact size (`--max-devices`): for
@@ -178,7 +185,9 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
 ///     (the updated copies are function results, live at the end), and
 ///   - the activations stashed for backward by the microbatches in flight
 ///     after the warm-up, for the least favourable stage whatever the cut,
-/// plus the data when there is a single stage. Every tensor-parallel split
+/// plus the data when there is a single stage. ZeRO divides what it shards
+/// (the state from stage 1, gradients from 2, parameters from 3) by dp;
+/// padding only adds. Every tensor-parallel split
 /// is assumed to divide, so the bound stays below the true peak: a
 /// configuration that fits is never pruned.
 int64_t estimateMemoryLowerBound(const ModelFacts &model,

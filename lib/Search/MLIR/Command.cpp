@@ -131,6 +131,16 @@ Status readSpace(const SearchCommand &command, const topology::Cluster &cluster,
       space.sequenceParallels.push_back(value);
     }
   }
+  if (!command.zeroStages.empty()) {
+    space.zeroStages.clear();
+    for (int64_t stage : command.zeroStages) {
+      if (stage < 0 || stage > 3)
+        return invalid("--zero: stages are 0, 1, 2 or 3, got " + Twine(stage));
+      if (llvm::is_contained(space.zeroStages, stage))
+        return invalid("--zero: " + Twine(stage) + " given twice");
+      space.zeroStages.push_back(stage);
+    }
+  }
   space.powersOfTwo = command.powersOfTwo;
   space.accumulateWithoutPipeline = command.accumulateWithoutPipeline;
   return Status::success();

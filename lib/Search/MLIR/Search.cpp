@@ -166,12 +166,17 @@ std::string getCommand(const ModelSource &source, const Configuration &config,
 }
 
 /// What changes the program of a (dp, tp, pp) shape besides its batch: the
-/// recompute mode and sequence parallelism, in one key field.
+/// recompute mode, sequence parallelism and the ZeRO stage, in one key field.
 int getVariant(const Configuration &c) {
-  return int(c.recompute) * 2 + (c.sequenceParallel ? 1 : 0);
+  return (int(c.recompute) * 2 + (c.sequenceParallel ? 1 : 0)) * 4 +
+         int(c.zero);
 }
-Recompute getVariantRecompute(int variant) { return Recompute(variant / 2); }
-bool getVariantSequenceParallel(int variant) { return variant % 2 != 0; }
+Recompute getVariantRecompute(int variant) { return Recompute(variant / 8); }
+bool getVariantSequenceParallel(int variant) { return variant / 4 % 2 != 0; }
+int64_t getVariantZero(int variant) { return variant % 4; }
+/// The variant a stage cut is timed on: ZeRO only changes the once-per-step
+/// optimizer work, which the cut leaves out (and zero=2, 3 have one stage).
+int getCutVariant(int variant) { return variant - variant % 4; }
 
 /// A template: model, dp, tp, pp, microbatch size, microbatches, the
 /// schedule when the template is the whole program of two microbatches, the
@@ -191,9 +196,13 @@ using CutKey =
 /// The template a configuration is composed from: two microbatches (or its
 /// one), or the whole program. Interleaved configurations are built whole:
 /// their order takes the microbatches in groups of pp, which two
-/// microbatches do not make.
+/// microbatches do not make; so are ZeRO ones (below).
 TemplateKey getTemplateKey(size_t model, const Configuration &c, bool whole) {
-  whole |= c.interleave > 1;
+  // ZeRO's step work sits inside the last microbatch (stage 1 flattens the
+  // complete gradient there, stage 3 gathers one layer early, across the
+  // microbatches' boundary), which replaying the second microbatch does not
+  // reproduce: ZeRO configurations are built whole too.
+  whole |= c.interleave > 1 || c.zero > 0;
   int64_t count = whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
   int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
   return TemplateKey{
@@ -217,7 +226,7 @@ CutKey getCutKey(const std::vector<ModelSource> &models, size_t model,
   return CutKey{model,
                 c.getMicrobatchSize(),
                 std::min<int64_t>(c.microbatches, 2),
-                getVariant(c),
+                getCutVariant(getVariant(c)),
                 pinned ? c.dp : 1,
                 c.tp,
                 c.pp * c.interleave};
@@ -496,8 +505,8 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
         auto [model, dp, tp, pp, size, count, schedule, variant, interleave] =
             keys[i];
         bool pinned = models[model].kind == ModelSource::Kind::File;
-        auto times =
-            cutTimes.find({model, size, count, variant, pinned ? dp : 1, tp});
+        auto times = cutTimes.find(
+            {model, size, count, getCutVariant(variant), pinned ? dp : 1, tp});
         StatusOr<std::shared_ptr<const PipelineTemplate>> stage =
             getWorker(thread, model)
                 .buildTemplate(dp, tp, pp, size, count, Schedule(schedule),
@@ -505,7 +514,8 @@ void SearchDriver::buildTemplates(std::vector<TemplateKey> keys,
                                pp > 1 && times != cutTimes.end()
                                    ? llvm::ArrayRef<double>(times->second)
                                    : llvm::ArrayRef<double>(),
-                               getVariantSequenceParallel(variant));
+                               getVariantSequenceParallel(variant),
+                               getVariantZero(variant));
         if (stage)
           built[i] = *stage;
         else

@@ -11,6 +11,7 @@
 #include "distir/Dialect/Dist/Transforms/Annotation.h"
 #include "distir/Dialect/Dist/Transforms/FunctionSharding.h"
 #include "distir/Dialect/Dist/Transforms/Pipeline.h"
+#include "distir/Dialect/Dist/Transforms/Sharding.h"
 #include "distir/InitAll.h"
 #include "distir/Simulator/Lowering.h"
 
@@ -85,6 +86,8 @@ PassStep getParallelizeStep(const Configuration &config,
     options += " scatter-gather=true";
   if (config.sequenceParallel)
     options += " sequence-parallel=true";
+  if (config.zero > 0)
+    options += " zero=" + std::to_string(config.zero);
   return {"dist-parallelize", options};
 }
 
@@ -458,7 +461,9 @@ Status Worker::parallelize(ModuleOp module, const Configuration &config,
   if (failed(dist::checkBatchSplit(func, config.dp, config.microbatches)) ||
       failed(dist::pipelineFunction(
           func, *mesh, *pipelineOptions,
-          annotateAsParallelize(config.sequenceParallel))))
+          annotateAsParallelize(config.sequenceParallel))) ||
+      failed(
+          dist::shardOptimizerOverDataParallel(func, *mesh, "dp", config.zero)))
     return Status::error(errors.take());
   return Status::success();
 }
@@ -468,12 +473,13 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
                       int64_t microbatchSize, int64_t numMicrobatches,
                       Schedule schedule, Recompute recompute,
                       int64_t interleave, llvm::ArrayRef<double> cutTimes,
-                      bool sequenceParallel) {
+                      bool sequenceParallel, int64_t zero) {
   Configuration config{dp * tp * pp, dp * microbatchSize * numMicrobatches,
                        dp,           tp,
                        pp,           numMicrobatches,
                        schedule,     recompute,
-                       interleave,   sequenceParallel};
+                       interleave,   sequenceParallel,
+                       zero};
   DISTIR_ASSIGN_OR_RETURN(ModuleOp step,
                           getTrainingStep(config.globalBatch, recompute));
   OwningOpRef<ModuleOp> module = step.clone();

@@ -89,12 +89,13 @@ public:
   /// stretches (Compose.h). `cutTimes`: the stage cut's times of this
   /// shape (getStageCuts), which spares the pass measuring them again.
   /// `interleave` > 1: the template's stages are the pp x interleave chunks.
-  /// `sequenceParallel`: dist-parallelize's sequence-parallel=true.
+  /// `sequenceParallel`: dist-parallelize's sequence-parallel=true; `zero`:
+  /// its zero=.
   StatusOr<std::shared_ptr<const PipelineTemplate>>
   buildTemplate(int64_t dp, int64_t tp, int64_t pp, int64_t microbatchSize,
                 int64_t numMicrobatches, Schedule schedule, Recompute recompute,
                 int64_t interleave = 1, llvm::ArrayRef<double> cutTimes = {},
-                bool sequenceParallel = false);
+                bool sequenceParallel = false, int64_t zero = 0);
   /// dist-parallelize's stage cuts of one template shape: dp x tp devices,
   /// microbatches of `microbatchSize` samples per replica, `numMicrobatches`
   /// of them. The ops are timed once (the cut balances time per microbatch,

@@ -11,7 +11,8 @@ reference_method, other_method = (sys.argv[5:7] if len(sys.argv) > 6
                                   else ("exact", "composed"))
 key = lambda r: (r["model"], r["devices"], r["global_batch"], r["dp"], r["tp"],
                  r["pp"], r["microbatches"], r["schedule"],
-                 r.get("recompute", "none"))
+                 r.get("recompute", "none"), r.get("sequence_parallel", ""),
+                 r.get("zero", "0"))
 exact = {key(r): r for r in csv.DictReader(open(exact_csv)) if r["method"] == reference_method}
 compared = worst_time = worst_memory = 0
 for row in csv.DictReader(open(composed_csv)):
