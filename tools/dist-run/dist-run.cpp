@@ -178,6 +178,9 @@ std::vector<HostTensor> makeInputs(func::FuncOp func,
 OwningOpRef<ModuleOp> parseProgram(const std::string &path,
                                    MLIRContext &context,
                                    llvm::SourceMgr &sourceMgr) {
+  // Read whole: /dev/zero would never end.
+  if (std::optional<std::string> notRegular = checkRegularFile(path))
+    fail(*notRegular);
   std::string error;
   auto buffer = openInputFile(path, &error);
   if (!buffer)

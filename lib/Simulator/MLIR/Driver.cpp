@@ -8,6 +8,7 @@
 #include "distir/Simulator/Lowering.h"
 #include "distir/Simulator/Simulator.h"
 #include "distir/Support/OneLineDiagnostics.h"
+#include "distir/Support/ToolSupport.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -194,6 +195,9 @@ int runDriver(const DriverOptions &options) {
       !framework)
     return fail(framework.message());
 
+  // Read whole: /dev/zero would never end.
+  if (std::optional<std::string> error = checkRegularFile(options.inputFile))
+    return fail(*error);
   llvm::SourceMgr sourceMgr;
   std::string fileError;
   std::unique_ptr<llvm::MemoryBuffer> buffer =
