@@ -262,13 +262,14 @@ def search(model: Union[str, Program, Sequence[Union[str, Program]]],
     "gpt3-175b" or "gpt:layers=...", or a list of them. Options, as
     dist-search's: framework, scatter_gather, microbatches, max_devices,
     max_microbatches, schedules, recompute, interleave, sequence_parallel,
-    power_of_two, accumulate, max_memory_fraction, optimizer, precision, top,
+    zero, power_of_two, accumulate, max_memory_fraction, optimizer, precision, top,
     simulate_all, build_all, extrapolate, threads."""
     command = _distir.SearchOptions()
     command.cluster = cluster
     command.global_batch = [int(b) for b in _list(global_batch)]
     command.devices = [int(d) for d in _list(devices)]
-    listed = {"microbatches", "schedules", "recompute", "interleave", "sequence_parallel"}
+    listed = {"microbatches", "schedules", "recompute", "interleave", "sequence_parallel",
+              "zero"}
     for key, value in options.items():
         if not hasattr(command, key) or key in ("models", "cluster"):
             raise Error(f"search has no option '{key}'")

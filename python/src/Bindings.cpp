@@ -439,6 +439,7 @@ void bindOptions(py::module_ &m) {
       .def_readwrite("recompute", &SearchCommand::recomputeModes)
       .def_readwrite("interleave", &SearchCommand::interleaves)
       .def_readwrite("sequence_parallel", &SearchCommand::sequenceParallels)
+      .def_readwrite("zero", &SearchCommand::zeroStages)
       .def_readwrite("power_of_two", &SearchCommand::powersOfTwo)
       .def_readwrite("accumulate", &SearchCommand::accumulateWithoutPipeline)
       .def_readwrite("max_memory_fraction", &SearchCommand::maxMemoryFraction)
