@@ -14,6 +14,7 @@
 #include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
+#include <chrono>
 #include <unistd.h>
 
 using namespace mlir;
@@ -256,7 +257,7 @@ Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
     : module(module),
       maxLiveBytes(options.maxLiveBytes > 0 ? options.maxLiveBytes
                                             : getHostMemoryLimit()),
-      transport(options.transport) {}
+      transport(options.transport), onOp(options.onOp) {}
 
 LogicalResult Interpreter::reportMemoryLimit(Operation *op) const {
   return op->emitError() << "the program needs more than " << maxLiveBytes
@@ -310,7 +311,13 @@ LogicalResult Interpreter::run(func::FuncOp func,
       lastUse[operand] = &op;
 
   std::vector<PlacedValue> returned;
+  auto now = [] {
+    return std::chrono::duration<double>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
   for (Operation &op : body) {
+    double start = onOp ? now() : 0;
     if (failed(runOp(&op, values, returned)))
       return failure();
     auto release = [&](Value value) {
@@ -326,6 +333,9 @@ LogicalResult Interpreter::run(func::FuncOp func,
     for (Value result : op.getResults())
       if (!lastUse.count(result))
         release(result);
+    // A call's ops report themselves.
+    if (onOp && !isa<func::CallOp, func::ReturnOp>(op))
+      onOp(&op, start, now(), liveBytes);
   }
   for (Value argument : body.getArguments()) {
     auto it = values.find(argument);

@@ -369,6 +369,7 @@ Status runGlobal(func::FuncOp func, const std::vector<HostTensor> &inputs,
   }
   InterpreterOptions interpreterOptions;
   interpreterOptions.transport = transport;
+  interpreterOptions.onOp = options.onOp;
   Interpreter interpreter(func->getParentOfType<ModuleOp>(),
                           interpreterOptions);
   std::vector<PlacedValue> results;

@@ -61,6 +61,71 @@ std::vector<double> gatherToRoot(const std::vector<double> &values) {
   return all;
 }
 
+double estimateClockOffset() {
+  auto now = [] {
+    return std::chrono::duration<double>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  constexpr int kRounds = 8;
+  const int rank = getWorldRank(), size = getWorldSize();
+  double offset = 0;
+  if (rank != 0) {
+    for (int round = 0; round < kRounds; ++round) {
+      double sent = 0;
+      MPI_Recv(&sent, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      double mine = now();
+      MPI_Send(&mine, 1, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD);
+    }
+    MPI_Recv(&offset, 1, MPI_DOUBLE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return offset;
+  }
+  for (int peer = 1; peer < size; ++peer) {
+    // The shortest round trip bounds the error by half of it.
+    double shortest = 1e30;
+    for (int round = 0; round < kRounds; ++round) {
+      double sent = now(), theirs = 0;
+      MPI_Send(&sent, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD);
+      MPI_Recv(&theirs, 1, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      double received = now();
+      if (received - sent < shortest) {
+        shortest = received - sent;
+        offset = theirs - (sent + received) / 2;
+      }
+    }
+    MPI_Send(&offset, 1, MPI_DOUBLE, peer, 3, MPI_COMM_WORLD);
+  }
+  return 0;
+}
+
+double getMinimumOverRanks(double value) {
+  double minimum = value;
+  MPI_Allreduce(&value, &minimum, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  return minimum;
+}
+
+std::vector<std::string> gatherToRoot(const std::string &text) {
+  const int rank = getWorldRank();
+  int length = static_cast<int>(text.size());
+  std::vector<int> lengths(rank == 0 ? getWorldSize() : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0,
+             MPI_COMM_WORLD);
+  std::vector<int> offsets(lengths.size());
+  int total = 0;
+  for (size_t i = 0; i < lengths.size(); ++i) {
+    offsets[i] = total;
+    total += lengths[i];
+  }
+  std::string all(static_cast<size_t>(total), '\0');
+  MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(),
+              offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < lengths.size(); ++i)
+    parts.push_back(all.substr(offsets[i], lengths[i]));
+  return parts;
+}
+
 void exitAll(int code) {
   llvm::outs().flush();
   llvm::errs().flush();
@@ -657,6 +722,12 @@ void MpiTransport::completeSends() {
 
 int MpiTransport::getRank() const { return impl->rank; }
 int MpiTransport::getSize() const { return impl->size; }
+int64_t MpiTransport::getFirstDevice() const {
+  return impl->rank * impl->devicesPerRank;
+}
+int64_t MpiTransport::getNumLocalDevices() const {
+  return impl->devicesPerRank;
+}
 const CommunicationStats &MpiTransport::getStats() const { return impl->stats; }
 void MpiTransport::resetStats() { impl->stats = CommunicationStats(); }
 

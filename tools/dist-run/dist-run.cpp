@@ -32,9 +32,11 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 #include <map>
 
 using namespace mlir;
@@ -98,6 +100,13 @@ cl::opt<bool>
                        "parsing or making inputs) to stderr"),
               cl::cat(category));
 
+cl::opt<std::string> traceFile(
+    "trace",
+    cl::desc("Write the measured timeline of the (last) run as "
+             "Chrome-trace/Perfetto JSON in dist-sim's format: a process per "
+             "rank (with --mpi, on rank 0's clock), a thread per stream, a "
+             "memory counter"),
+    cl::value_desc("t.json"), cl::cat(category));
 cl::opt<bool> mpiMode(
     "mpi",
     cl::desc("Run on MPI processes: under `mpirun -n N`, rank r runs devices "
@@ -251,6 +260,111 @@ void printTimes(func::FuncOp func, unsigned run, double stepMs,
                  << static_cast<int64_t>(all[rank * 4 + 3]) << "\n";
 }
 
+/// One op as this process ran it (--trace).
+struct MeasuredOp {
+  Operation *op;
+  int stream;
+  double startS, endS;
+  int64_t liveBytes;
+};
+std::vector<MeasuredOp> measuredOps;
+
+/// Whether `type` is unplaced or placed on a device of this process.
+bool isHere(Type type) {
+  dist::DevicesAttr devices = dist::getPlacement(type);
+  if (!devices || !transport)
+    return true;
+  return llvm::any_of(devices.getIds(),
+                      [](int64_t id) { return transport->isLocal(id); });
+}
+
+/// Records the ops that did work here, on dist-sim's streams: compute 0,
+/// collective 1, send 2, receive 3.
+void recordOp(Operation *op, double startS, double endS, int64_t liveBytes) {
+  bool sends = llvm::any_of(op->getOperandTypes(), isHere);
+  bool receives = llvm::any_of(op->getResultTypes(), isHere);
+  if (!sends && !receives)
+    return;
+  int stream = 0;
+  if (isa<dist::SendOp>(op))
+    stream = sends ? 2 : 3;
+  else if (isa<dist::CollectiveOpInterface>(op))
+    stream = 1;
+  measuredOps.push_back({op, stream, startS, endS, liveBytes});
+}
+
+/// This process's part of the Chrome trace: its metadata, its ops and its
+/// memory counter, with times in microseconds from `originS`.
+std::string formatTraceEvents(int pid, const std::string &processName,
+                              double originS) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << pid
+     << ",\"tid\":0,\"args\":{\"name\":\"" << processName << "\"}},\n"
+     << "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" << pid
+     << ",\"tid\":0,\"args\":{\"sort_index\":" << pid << "}}";
+  const char *streams[] = {"compute", "collective", "send", "receive"};
+  for (int tid = 0; tid < 4; ++tid)
+    os << ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << pid
+       << ",\"tid\":" << tid << ",\"args\":{\"name\":\"" << streams[tid]
+       << "\"}}";
+  auto micros = [&](double seconds) {
+    return llvm::format("%.3f", (seconds - originS) * 1e6);
+  };
+  for (const MeasuredOp &op : measuredOps) {
+    os << ",\n{\"ph\":\"X\",\"pid\":" << pid << ",\"tid\":" << op.stream
+       << ",\"name\":\"" << op.op->getName().getStringRef()
+       << "\",\"ts\":" << micros(op.startS)
+       << ",\"dur\":" << llvm::format("%.3f", (op.endS - op.startS) * 1e6)
+       << "}";
+    os << ",\n{\"ph\":\"C\",\"name\":\"memory\",\"pid\":" << pid
+       << ",\"ts\":" << micros(op.endS)
+       << ",\"args\":{\"bytes\":" << op.liveBytes << "}}";
+  }
+  return text;
+}
+
+/// Writes --trace: with --mpi every rank's part, on rank 0's clock (each
+/// rank's offset estimated by ping-pong with rank 0 and removed).
+void writeTrace() {
+  double offsetS = 0;
+  std::string name = "dist-run";
+  int pid = 0;
+  if (transport) {
+    offsetS = mpi::estimateClockOffset();
+    for (MeasuredOp &op : measuredOps) {
+      op.startS -= offsetS;
+      op.endS -= offsetS;
+    }
+    pid = transport->getRank();
+    int64_t first = transport->getFirstDevice();
+    int64_t count = transport->getNumLocalDevices();
+    name = "rank " + std::to_string(pid) + ": devices " +
+           std::to_string(first) +
+           (count > 1 ? "-" + std::to_string(first + count - 1) : "");
+  }
+  // The first op of any rank starts the timeline.
+  double originS = measuredOps.empty() ? std::numeric_limits<double>::max()
+                                       : measuredOps.front().startS;
+  if (transport)
+    originS = mpi::getMinimumOverRanks(originS);
+  std::string mine = formatTraceEvents(pid, name, originS);
+  std::vector<std::string> parts = {mine};
+  if (transport)
+    parts = mpi::gatherToRoot(mine);
+  if (!isRoot())
+    return;
+  std::string error;
+  auto file = mlir::openOutputFile(traceFile, &error);
+  if (!file)
+    fail("cannot write " + traceFile + ": " + error);
+  file->os() << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
+  for (size_t i = 0; i < parts.size(); ++i)
+    file->os() << (i ? ",\n" : "") << parts[i];
+  file->os() << "\n]}\n";
+  file->keep();
+}
+
 /// Runs `func` on global inputs and returns global results (false after a
 /// diagnostic); `distributed`: on the MPI ranks with --mpi (the global
 /// results are then on rank 0 only).
@@ -264,10 +378,15 @@ bool runOrReport(func::FuncOp func, const std::vector<HostTensor> &inputs,
   options.atol = absoluteTolerance;
   if (distributed)
     options.transport = transport;
-  if (printTime)
-    options.onRun = [&](unsigned run, double milliseconds, int64_t peakBytes) {
+  options.onRun = [&](unsigned run, double milliseconds, int64_t peakBytes) {
+    if (printTime)
       printTimes(func, run, milliseconds, peakBytes, distributed);
-    };
+    // The trace shows the last run.
+    if (run + 1 < repeat)
+      measuredOps.clear();
+  };
+  if (distributed && !traceFile.empty())
+    options.onOp = recordOp;
   namingRank = distributed && transport;
   Status status =
       distir::runGlobal(func, inputs, options, outputs, resultLayouts);
@@ -363,6 +482,8 @@ int main(int argc, char **argv) {
   if (!runOrReport(programEntry, inputs, outputs, outputLayouts, diagnostics,
                    /*distributed=*/true))
     exitFailed();
+  if (!traceFile.empty())
+    writeTrace();
   // Only rank 0 holds the global results.
   if (!isRoot())
     finish(0);

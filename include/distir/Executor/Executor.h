@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -103,6 +104,10 @@ struct InterpreterOptions {
   /// Runs only this process's devices and communicates through it; null:
   /// every device runs here.
   DeviceTransport *transport = nullptr;
+  /// Told every op run (not calls and returns) with its start and end in
+  /// seconds of std::chrono::steady_clock and the live bytes after it
+  /// (dist-run --trace); may be empty.
+  std::function<void(mlir::Operation *, double, double, int64_t)> onOp;
 };
 
 /// Runs dist programs with the reference kernels: the module's context must
@@ -149,6 +154,7 @@ private:
   mlir::ModuleOp module;
   int64_t maxLiveBytes;
   DeviceTransport *transport;
+  std::function<void(mlir::Operation *, double, double, int64_t)> onOp;
   int64_t liveBytes = 0;
   int64_t peakLiveBytes = 0;
   int callDepth = 0;

@@ -77,6 +77,8 @@ struct GlobalRunOptions {
   /// global results are assembled where `transport->holdsResults()`
   /// (elsewhere `outputs` stays empty).
   DeviceTransport *transport = nullptr;
+  /// Passed to the interpreter (InterpreterOptions::onOp).
+  std::function<void(mlir::Operation *, double, double, int64_t)> onOp;
 };
 
 /// dist-run's execution in the global view, shared with the Python package:

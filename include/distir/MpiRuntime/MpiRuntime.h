@@ -36,6 +36,15 @@ void barrier();
 /// the others receive nothing.
 std::vector<double> gatherToRoot(const std::vector<double> &values);
 
+/// This rank's steady_clock minus rank 0's, in seconds (0 on rank 0):
+/// Cristian's algorithm, the shortest of a few ping-pongs with rank 0.
+/// Every rank calls it.
+double estimateClockOffset();
+/// The smallest of every rank's `value`, on every rank.
+double getMinimumOverRanks(double value);
+/// Rank 0 receives every rank's `text`, rank by rank; the others nothing.
+std::vector<std::string> gatherToRoot(const std::string &text);
+
 /// Every rank calls it at the end: rank 0's `code` becomes every rank's,
 /// rank 0's output is flushed before any rank exits (mpirun would drop it
 /// when another rank exits non-zero first), and MPI is finalized.
@@ -94,6 +103,9 @@ public:
   void completeSends();
 
   int getRank() const;
+  /// This rank's devices: [getFirstDevice(), + getNumLocalDevices()).
+  int64_t getFirstDevice() const;
+  int64_t getNumLocalDevices() const;
   int getSize() const;
   const CommunicationStats &getStats() const;
   void resetStats();
