@@ -453,6 +453,7 @@ for name, program in [
             "dist.mesh @mesh shape = [2] axes = [\"dp\"]\n", "")),
         ("unplaced-huge", "func.func @main(%x: tensor<4294967296x4294967296xf32>) {\n  return\n}\n"),
         ("unused-huge", "func.func @main(%x: tensor<4xf32>, %y: tensor<4611686018427387903xi8>) -> tensor<4xf32> {\n  return %x : tensor<4xf32>\n}\n"),
+        ("bytes-wrap-to-small-peak", "func.func @main(%x: tensor<4294967296x4294967296xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {\n  return %y : tensor<4xf32>\n}\n"),
 ]:
     add("sim-program-" + name, "dist-sim %S/sim-program-" + name + ".mlir --cluster %S/base-cluster.json",
         **{"sim-program-" + name + "__mlir": program})
