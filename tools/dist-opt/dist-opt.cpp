@@ -14,6 +14,8 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
@@ -80,6 +82,36 @@ std::pair<std::string, std::string> parseOptions(int argc, char **argv,
   return {inputFilename.getValue(), outputFilename.getValue()};
 }
 
+llvm::cl::opt<llvm::cl::boolOrDefault>
+    progress("progress",
+             llvm::cl::desc("Show each pass as it starts on stderr (default: "
+                            "when stderr is a terminal)"));
+
+/// --progress: a line per pass on the module as it starts (the nested
+/// passes run on threads, one op each: too many to show).
+struct ProgressInstrumentation : public PassInstrumentation {
+  explicit ProgressInstrumentation(distir::PhaseProgress &phases)
+      : phases(phases) {}
+  void runBeforePass(Pass *pass, Operation *op) override {
+    if (!op->getParentOp())
+      phases.start(pass->getArgument().str());
+  }
+  distir::PhaseProgress &phases;
+};
+
+/// Adds the --progress instrumentation to the pipeline `config` builds.
+void addProgress(MlirOptMainConfig &config, distir::PhaseProgress &phases) {
+  MlirOptMainConfig withoutProgress = config;
+  config.setPassPipelineSetupFn(
+      [withoutProgress, &phases](PassManager &manager) -> LogicalResult {
+        if (failed(withoutProgress.setupPassPipeline(manager)))
+          return failure();
+        manager.addInstrumentation(
+            std::make_unique<ProgressInstrumentation>(phases));
+        return success();
+      });
+}
+
 [[noreturn]] void fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "dist-opt") << message << "\n";
   std::exit(1);
@@ -134,6 +166,12 @@ int main(int argc, char **argv) {
       openOutputFile(outputFilename, &errorMessage);
   if (!output)
     fail(errorMessage);
+  distir::PhaseProgress phases("dist-opt", distir::isProgressOn(progress));
+  if (distir::isProgressOn(progress)) {
+    addProgress(config, phases);
+    phases.start("parsing " +
+                 (inputFilename == "-" ? std::string("stdin") : inputFilename));
+  }
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
     return EXIT_FAILURE;
   if (std::optional<std::string> error =

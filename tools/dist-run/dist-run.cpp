@@ -121,6 +121,12 @@ cl::opt<bool> mpiDeterministic(
              "dist-run without --mpi)"),
     cl::cat(category));
 
+cl::opt<cl::boolOrDefault> progress(
+    "progress",
+    cl::desc("Show each phase (parsing, inputs, running, the reference) on "
+             "stderr as it starts (default: when stderr is a terminal)"),
+    cl::cat(category));
+
 /// With --mpi: this process's transport (null before it exists), and the
 /// diagnostics held back until the rank knows it failed.
 mpi::MpiTransport *transport = nullptr;
@@ -433,6 +439,9 @@ int main(int argc, char **argv) {
   if (mpiMode)
     diagnostics.redirect(heldDiagnosticsStream);
 
+  // Under --mpi every rank would print: no progress lines there.
+  PhaseProgress phases("dist-run", isProgressOn(progress) && !mpiMode);
+  phases.start("parsing " + programFile);
   llvm::SourceMgr programSources, referenceSources;
   OwningOpRef<ModuleOp> program =
       parseProgram(programFile, context, programSources);
@@ -465,6 +474,7 @@ int main(int argc, char **argv) {
     check(checkSameSignature(programResults, resultLayouts, "result",
                              programFile, referenceFile));
   }
+  phases.start("making the inputs");
   std::vector<HostTensor> inputs = makeInputs(signature, argumentLayouts);
   std::unique_ptr<mpi::MpiTransport> ranks;
   if (mpiMode) {
@@ -476,6 +486,7 @@ int main(int argc, char **argv) {
     ranks = std::move(*created);
     transport = ranks.get();
   }
+  phases.start("running @" + programEntry.getSymName().str());
 
   std::vector<HostTensor> outputs, expected;
   std::vector<GlobalLayout> outputLayouts, expectedLayouts;
@@ -494,6 +505,7 @@ int main(int argc, char **argv) {
     check(writeResultFiles(outputDir, outputLayouts, outputs));
   if (!referenceEntry)
     finish(0);
+  phases.start("running the reference @" + referenceEntry.getSymName().str());
   if (!runOrReport(referenceEntry, inputs, expected, expectedLayouts,
                    diagnostics, /*distributed=*/false))
     exitFailed();

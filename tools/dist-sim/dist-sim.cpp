@@ -2,7 +2,7 @@
 //
 //   dist-sim prog.mlir --cluster dgx-a100:nodes=4 [--report r.json]
 //            [--trace t.json] [--html page.html] [--profile p.json]
-//            [--no-overlap]
+//            [--no-overlap] [--progress]
 //            [--framework megatron-sc21[:ddp=local]]
 //
 // Prints a summary of one simulated step. Exits 1 on bad input and when the
@@ -66,6 +66,11 @@ static cl::opt<unsigned>
            cl::desc("Simulate this many times (benchmarking; with --timing "
                     "the mean simulation time is printed)"));
 
+static cl::opt<cl::boolOrDefault>
+    progress("progress", cl::cat(simCategory),
+             cl::desc("Show the phase running (parsing, lowering, simulating) "
+                      "on stderr (default: when stderr is a terminal)"));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   distir::installOutOfMemoryHandler("dist-sim");
@@ -90,5 +95,7 @@ int main(int argc, char **argv) {
   options.samplesPerStep = samplesPerStep;
   options.timing = timing;
   options.repeat = repeat;
+  distir::PhaseProgress phases("dist-sim", distir::isProgressOn(progress));
+  options.onPhase = [&](const std::string &phase) { phases.start(phase); };
   return distir::sim::runDriver(options);
 }

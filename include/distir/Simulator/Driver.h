@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <functional>
 #include <string>
 
 namespace distir {
@@ -48,6 +49,9 @@ struct DriverOptions {
   /// Print the lowering and (mean) simulation times.
   bool timing = false;
   unsigned repeat = 1;
+  /// Told each phase as it starts ("parsing prog.mlir", "lowering",
+  /// "simulating", "writing"): dist-sim --progress. May be empty.
+  std::function<void(const std::string &)> onPhase;
 };
 
 /// One simulated step of a function, with what its outputs need.

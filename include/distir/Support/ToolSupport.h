@@ -21,6 +21,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -132,6 +133,42 @@ inline std::optional<std::string> keepOutputFile(llvm::ToolOutputFile &file,
       (path + ": cannot write: " + file.os().error().message()).str();
   file.os().clear_error();
   return message;
+}
+
+/// --progress of the tools whose phases run for long on large programs
+/// (dist-sim parsing a GPT-3 step, dist-opt's passes): a line on stderr as
+/// each phase starts; silent when disabled, so logs stay clean. Lines, not
+/// a line redrawn in place: an error printed meanwhile stays readable.
+/// (dist-search counts its jobs with search::ProgressBar instead.)
+class PhaseProgress {
+public:
+  PhaseProgress(std::string tool, bool enabled)
+      : tool(std::move(tool)), enabled(enabled),
+        begin(std::chrono::steady_clock::now()) {}
+
+  /// "dist-sim: lowering (at 30.1 s)": the seconds since the tool started.
+  void start(const std::string &phase) {
+    if (!enabled)
+      return;
+    std::fprintf(
+        stderr, "%s: %s (at %.1f s)\n", tool.c_str(), phase.c_str(),
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+            .count());
+    std::fflush(stderr);
+  }
+
+private:
+  std::string tool;
+  bool enabled;
+  std::chrono::steady_clock::time_point begin;
+};
+
+/// Whether a --progress option (cl::boolOrDefault) is on: given, or on a
+/// terminal when not given.
+inline bool isProgressOn(llvm::cl::boolOrDefault option) {
+  if (option == llvm::cl::BOU_UNSET)
+    return isatty(STDERR_FILENO) != 0;
+  return option == llvm::cl::BOU_TRUE;
 }
 
 } // namespace distir

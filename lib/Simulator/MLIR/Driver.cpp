@@ -155,15 +155,21 @@ StatusOr<SimulatedStep> simulateFunction(func::FuncOp func,
                           loadCostModel(options, func->getContext()));
   DISTIR_ASSIGN_OR_RETURN(Framework framework,
                           parseFrameworkSpec(options.frameworkSpec));
+  auto phase = [&](const std::string &name) {
+    if (options.onPhase)
+      options.onPhase(name);
+  };
   SimulatedStep step;
   auto seconds = [](auto from, auto to) {
     return std::chrono::duration<double>(to - from).count();
   };
+  phase("lowering");
   auto started = std::chrono::steady_clock::now();
   if (failed(lowerToProgram(func, model, step.program, framework)))
     return Status::error("cannot lower @" + func.getSymName().str() +
                          " for the simulator");
   auto loweredAt = std::chrono::steady_clock::now();
+  phase("simulating " + std::to_string(step.program.numTasks()) + " tasks");
   DISTIR_ASSIGN_OR_RETURN(step.result,
                           simulateRepeatedly(options, step.program));
   step.loweringS = seconds(started, loweredAt);
@@ -204,6 +210,10 @@ int runDriver(const DriverOptions &options) {
       openInputFile(options.inputFile, &fileError);
   if (!buffer)
     return fail(fileError);
+  if (options.onPhase)
+    options.onPhase(
+        "parsing " + (options.inputFile == "-" ? "stdin" : options.inputFile) +
+        " (" + std::to_string(buffer->getBufferSize() >> 20) + " MiB)");
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
@@ -218,6 +228,8 @@ int runDriver(const DriverOptions &options) {
       return 1;
     return fail(step.message());
   }
+  if (options.onPhase)
+    options.onPhase("writing");
   return writeOutputs(options, *step);
 }
 
