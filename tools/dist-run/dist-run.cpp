@@ -15,6 +15,7 @@
 #include "distir/Executor/Inputs.h"
 #include "distir/Executor/Results.h"
 #include "distir/Import/OnnxImporter.h"
+#include "distir/MpiRuntime/Calibration.h"
 #include "distir/MpiRuntime/MpiRuntime.h"
 #include "distir/Support/DebugOptions.h"
 #include "distir/Support/OneLineDiagnostics.h"
@@ -126,6 +127,25 @@ cl::opt<cl::boolOrDefault> progress(
     cl::desc("Show each phase (parsing, inputs, running, the reference) on "
              "stderr as it starts (default: when stderr is a terminal)"),
     cl::cat(category));
+
+cl::opt<bool> calibrateMode(
+    "calibrate",
+    cl::desc("With --mpi, instead of a program: time the executor's kernels "
+             "and MPI's collectives and sends between the N ranks, and write "
+             "dist-sim's --cluster JSON of this machine (--cluster-out) and "
+             "the kernels' --profile (--profile-out); --repeat runs of each "
+             "kernel (default 5)"),
+    cl::cat(category));
+cl::opt<std::string> clusterOutFile(
+    "cluster-out",
+    cl::desc("With --calibrate: write the fitted cluster (dist-sim --cluster)"),
+    cl::value_desc("cluster.json"), cl::cat(category));
+cl::opt<std::string> profileOutFile(
+    "profile-out",
+    cl::desc("Write the measured time of each compute op (the fastest of the "
+             "--repeat runs; the median over ops and ranks of one shape) as "
+             "dist-sim's --profile"),
+    cl::value_desc("profile.json"), cl::cat(category));
 
 /// With --mpi: this process's transport (null before it exists), and the
 /// diagnostics held back until the rank knows it failed.
@@ -274,6 +294,8 @@ struct MeasuredOp {
   int64_t liveBytes;
 };
 std::vector<MeasuredOp> measuredOps;
+/// --profile-out's measurements.
+mpi::OpProfile measuredProfile;
 
 /// Whether `type` is unplaced or placed on a device of this process.
 bool isHere(Type type) {
@@ -290,6 +312,10 @@ void recordOp(Operation *op, double startS, double endS, int64_t liveBytes) {
   bool sends = llvm::any_of(op->getOperandTypes(), isHere);
   bool receives = llvm::any_of(op->getResultTypes(), isHere);
   if (!sends && !receives)
+    return;
+  if (!profileOutFile.empty())
+    measuredProfile.record(op, endS - startS);
+  if (traceFile.empty())
     return;
   int stream = 0;
   if (isa<dist::SendOp>(op))
@@ -371,6 +397,53 @@ void writeTrace() {
   file->keep();
 }
 
+/// Opens `path` for writing on rank 0 (null elsewhere and for no path),
+/// before any work, so that an unwritable path fails at once.
+std::unique_ptr<llvm::ToolOutputFile> openOutput(const std::string &path) {
+  if (path.empty() || !isRoot())
+    return nullptr;
+  std::string error;
+  auto file = mlir::openOutputFile(path, &error);
+  if (!file)
+    fail("cannot write " + path + ": " + error);
+  return file;
+}
+
+/// Writes `text` into `file` (opened by openOutput; null: nothing to do).
+void keepOutput(std::unique_ptr<llvm::ToolOutputFile> &file,
+                const std::string &text) {
+  if (!file)
+    return;
+  file->os() << text;
+  file->keep();
+  // finish() exits without running destructors.
+  file.reset();
+}
+
+/// --calibrate: measures this machine and writes dist-sim's cluster (and
+/// profile), instead of running a program.
+[[noreturn]] void runCalibration(MLIRContext &context) {
+  if (!mpiMode)
+    fail("--calibrate needs --mpi (run it under mpirun -n N, N >= 2)");
+  if (clusterOutFile.empty())
+    fail("--calibrate needs --cluster-out FILE");
+  if (programFile.getNumOccurrences())
+    fail("--calibrate runs its own kernels: it takes no program");
+  auto clusterFile = openOutput(clusterOutFile);
+  auto profileFile = openOutput(profileOutFile);
+  mpi::CalibrationOptions options;
+  if (repeat.getNumOccurrences())
+    options.repetitions = repeat;
+  StatusOr<mpi::Calibration> calibration = mpi::calibrate(context, options);
+  check(calibration.status());
+  if (isRoot()) {
+    llvm::outs() << calibration->summary;
+    keepOutput(clusterFile, topology::clusterToJson(calibration->cluster));
+    keepOutput(profileFile, calibration->profileJson);
+  }
+  finish(0);
+}
+
 /// Runs `func` on global inputs and returns global results (false after a
 /// diagnostic); `distributed`: on the MPI ranks with --mpi (the global
 /// results are then on rank 0 only).
@@ -391,7 +464,7 @@ bool runOrReport(func::FuncOp func, const std::vector<HostTensor> &inputs,
     if (run + 1 < repeat)
       measuredOps.clear();
   };
-  if (distributed && !traceFile.empty())
+  if (distributed && (!traceFile.empty() || !profileOutFile.empty()))
     options.onOp = recordOp;
   namingRank = distributed && transport;
   Status status =
@@ -416,6 +489,8 @@ int main(int argc, char **argv) {
   distir::rejectRepeatedOptions("dist-run");
   if (mpiDeterministic && !mpiMode)
     fail("--mpi-deterministic needs --mpi");
+  if (!clusterOutFile.empty() && !calibrateMode)
+    fail("--cluster-out needs --calibrate");
   if (mpiMode)
     mpi::initialize(&argc, &argv);
   // NaN compares false with everything, so "< 0" alone lets it through and
@@ -438,6 +513,9 @@ int main(int argc, char **argv) {
   diagnostics.install(context);
   if (mpiMode)
     diagnostics.redirect(heldDiagnosticsStream);
+
+  if (calibrateMode)
+    runCalibration(context);
 
   // Under --mpi every rank would print: no progress lines there.
   PhaseProgress phases("dist-run", isProgressOn(progress) && !mpiMode);
@@ -476,6 +554,7 @@ int main(int argc, char **argv) {
   }
   phases.start("making the inputs");
   std::vector<HostTensor> inputs = makeInputs(signature, argumentLayouts);
+  auto profileFile = openOutput(profileOutFile);
   std::unique_ptr<mpi::MpiTransport> ranks;
   if (mpiMode) {
     mpi::TransportOptions options;
@@ -495,6 +574,10 @@ int main(int argc, char **argv) {
     exitFailed();
   if (!traceFile.empty())
     writeTrace();
+  if (!profileOutFile.empty()) {
+    std::string profile = measuredProfile.toJson(/*gather=*/transport);
+    keepOutput(profileFile, profile);
+  }
   // Only rank 0 holds the global results.
   if (!isRoot())
     finish(0);
