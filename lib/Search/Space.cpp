@@ -199,12 +199,12 @@ std::vector<Configuration> enumerateSpace(const ModelFacts &model,
                     if (whyNotZero.empty() && zero >= 2 && pp > 1)
                       whyNotZero = "zero=2 and zero=3 need pp = 1 (as "
                                    "DeepSpeed)";
-                    // ZeRO programs are built whole (Search.cpp): with many
-                    // microbatches that exhausts memory (GPT-3 175B with
-                    // --zero 0,1 failed past 12 GB). Until composition
-                    // handles ZeRO, the search leaves them out, saying so.
-                    if (whyNotZero.empty() && zero > 0 && m > 2)
-                      whyNotZero = "zero with more than 2 microbatches is "
+                    // Stage 3 programs are built whole (Search.cpp): with
+                    // many microbatches that exhausts memory (GPT-3 175B
+                    // failed past 12 GB). Until composition handles its
+                    // prefetch, the search leaves them out, saying so.
+                    if (whyNotZero.empty() && zero == 3 && m > 2)
+                      whyNotZero = "zero=3 with more than 2 microbatches is "
                                    "not composed by the search yet";
                     if (!whyNotZero.empty()) {
                       ++rejected[whyNotZero];

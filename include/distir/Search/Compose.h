@@ -18,7 +18,10 @@
 //     getStageSchedule and mergePipelineUnits (Pipeline.h), fed with the
 //     pass's costs (FLOPs + 1 per op of the unsplit program, over the
 //     microbatches) rebuilt from the template; microbatch k replays the
-//     template's microbatch min(k, 1);
+//     template's microbatch min(k, 1); with a template of three
+//     microbatches (ZeRO stages 1 and 2, whose step work on the complete
+//     gradient sits inside the last microbatch) the last microbatch replays
+//     the template's last, with that work as part of its unit;
 //   - a task's dependency on template microbatch j from microbatch j' is
 //     remapped to composed microbatch k - (j' - j); the epilogue reads the
 //     last microbatch; function results of a unit are live-out only in the

@@ -172,16 +172,38 @@ LogicalResult TemplateExtractor::assignStepRoles(func::FuncOp func) {
     if (firstUnitTask < 0)
       firstUnitTask = id;
   }
+  // The unit of the last template microbatch each stage is in (-1: none).
+  const int64_t last = stage.numMicrobatches - 1;
+  std::vector<std::optional<UnitKind>> inLastUnit(stage.numStages);
   for (sim::TaskId id = 0; id < n; ++id) {
     TemplateTask &t = stage.tasks[id];
-    if (t.role == TaskRole::Unit)
+    if (t.role == TaskRole::Unit) {
+      inLastUnit[t.stage] = t.microbatch == last && last >= 2
+                                ? std::optional<UnitKind>(t.kind)
+                                : std::nullopt;
       continue;
+    }
     if (firstUnitTask < 0 || int64_t(id) < firstUnitTask)
       t.role = TaskRole::Prologue;
     else if (int64_t(id) < lastUnitTask[t.stage])
       t.role = TaskRole::Step;
     else
       t.role = TaskRole::Epilogue;
+    // Step work placed inside the last microbatch, on its values (ZeRO's
+    // reduce-scatter of the complete gradient, overlapping the rest of the
+    // backward): with a template of three microbatches, part of the last
+    // one's unit, replayed where it is.
+    if (t.role == TaskRole::Step && inLastUnit[t.stage] &&
+        llvm::any_of(t.deps, [&](uint32_t dep) {
+          const TemplateTask &d = stage.tasks[dep];
+          return d.role == TaskRole::Unit && d.microbatch == last;
+        })) {
+      t.role = TaskRole::Unit;
+      t.microbatch = last;
+      t.kind = *inLastUnit[t.stage];
+      t.counted = false;
+      continue;
+    }
     if (t.role == TaskRole::Epilogue && isa<dist::ConcatOp>(opOf[id]) &&
         llvm::any_of(t.deps, [&](uint32_t dep) {
           return stage.tasks[dep].role == TaskRole::Unit;
@@ -409,6 +431,7 @@ public:
         program(program) {}
 
   Status run(Schedule schedule);
+  Status checkResolved() const;
 
 private:
   sim::DeviceSetId set(sim::DeviceSetId id);
@@ -420,6 +443,16 @@ private:
   sim::TaskId resolve(uint32_t id, uint32_t consumer, int64_t k,
                       int64_t templateK);
   sim::TaskId emit(uint32_t id, int64_t k, int64_t templateK);
+  /// The template microbatch composed microbatch `k` replays: the first
+  /// replays the first; with a template of three, the last replays the last
+  /// (ZeRO's once-per-step work sits inside it); the others the second.
+  int64_t getTemplateMicrobatch(int64_t k) const {
+    if (m == m0 || k == 0)
+      return k;
+    if (m0 == 3 && k == m - 1)
+      return 2;
+    return 1;
+  }
 
   const PipelineTemplate &tmpl;
   const int64_t m, m0;
@@ -435,6 +468,9 @@ private:
   /// emits still filling theirs.
   std::deque<std::vector<sim::TaskId>> depScratch;
   size_t emitDepth = 0;
+  /// A read composition cannot place (run fails): replaying the template
+  /// microbatches would not give the program dist-parallelize builds.
+  bool unresolved = false;
 };
 
 sim::DeviceSetId Composer::set(sim::DeviceSetId id) {
@@ -466,19 +502,23 @@ sim::TaskId Composer::resolve(uint32_t id, uint32_t consumer, int64_t k,
       once[id] = emit(id, -1, -1); // a step value, built before its first user
     return once[id];
   }
+  const size_t n = tmpl.tasks.size();
   if (m == m0) // the template itself
-    return perMicrobatch[size_t(t.microbatch) * tmpl.tasks.size() + id];
+    return perMicrobatch[size_t(t.microbatch) * n + id];
   if (templateK < 0) // the epilogue reads the last microbatches
-    return perMicrobatch[size_t(m - (m0 - t.microbatch)) * tmpl.tasks.size() +
-                         id];
-  if (t.microbatch == templateK)
-    return perMicrobatch[size_t(k) * tmpl.tasks.size() + id];
-  // An accumulation reads the running sum of the microbatches before: the
-  // first microbatch's value after one, the same accumulation's result of
-  // the previous microbatch after more.
-  if (k == 1)
-    return perMicrobatch[id];
-  return perMicrobatch[size_t(k - 1) * tmpl.tasks.size() + consumer];
+    return perMicrobatch[size_t(m - (m0 - t.microbatch)) * n + id];
+  // Template microbatch j read from template microbatch templateK: composed
+  // microbatch k - (templateK - j), if it replays j.
+  int64_t source = k - (templateK - t.microbatch);
+  if (getTemplateMicrobatch(source) == t.microbatch)
+    return perMicrobatch[size_t(source) * n + id];
+  // An accumulation of a middle microbatch reads the first microbatch's
+  // value in the template; composed after more than one, it reads the same
+  // accumulation's result of the previous microbatch (the running sum).
+  // Composition checks that no other read lands here (unresolved).
+  if (t.microbatch == 0 && templateK == 1 && source == k - 1)
+    return perMicrobatch[size_t(source) * n + consumer];
+  return sim::kNoId;
 }
 
 sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
@@ -490,7 +530,11 @@ sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
   std::vector<sim::TaskId> &taskDeps = depScratch[emitDepth++];
   taskDeps.clear();
   for (uint32_t dep : t.deps)
-    taskDeps.push_back(resolve(dep, id, k, templateK));
+    if (sim::TaskId source = resolve(dep, id, k, templateK);
+        source != sim::kNoId)
+      taskDeps.push_back(source);
+    else
+      unresolved = true;
   --emitDepth;
   const sim::Task &task = t.task;
   // A unit's function result (the loss) is returned from the last
@@ -566,7 +610,7 @@ Status Composer::run(Schedule schedule) {
       perMicrobatch[size_t(t.microbatch) * n + id] =
           emit(id, t.microbatch, t.microbatch);
     }
-    return Status::success();
+    return checkResolved();
   }
   DISTIR_ASSIGN_OR_RETURN(llvm::SmallVector<PipelineUnit> order,
                           orderUnits(tmpl, m, schedule));
@@ -597,14 +641,25 @@ Status Composer::run(Schedule schedule) {
           once[id] = emit(id, -1, -1);
       continue;
     }
-    // Microbatch k replays the template's microbatch min(k, m0 - 1): the
-    // first has no running sum to add to, the later ones all do.
-    int64_t templateK = std::min(unit.microbatch, m0 - 1);
+    // The first microbatch has no running sum to add to, the later ones
+    // all do; with three template microbatches the last one also does the
+    // step work placed in it.
+    int64_t templateK = getTemplateMicrobatch(unit.microbatch);
     for (uint32_t id : units[{unit.stage, unit.kind, templateK}])
       perMicrobatch[size_t(unit.microbatch) * n + id] =
           emit(id, unit.microbatch, templateK);
   }
-  return Status::success();
+  return checkResolved();
+}
+
+Status Composer::checkResolved() const {
+  if (!unresolved)
+    return Status::success();
+  return Status::error(
+      "internal error: composing " + std::to_string(m) +
+      " microbatches from a template of " + std::to_string(m0) +
+      " reads a value no replayed microbatch computes (build it whole with "
+      "--build-all)");
 }
 
 } // namespace
@@ -612,8 +667,11 @@ Status Composer::run(Schedule schedule) {
 Status composeProgram(const PipelineTemplate &stage, int64_t microbatches,
                       Schedule schedule, const cost::CostModel &model,
                       sim::Program &program) {
+  // Templates of two microbatches (first, the others) or three (first,
+  // middle, last) compose any count; others only themselves.
   if (stage.numMicrobatches > microbatches ||
-      (stage.numMicrobatches < 2 && microbatches != stage.numMicrobatches))
+      ((stage.numMicrobatches < 2 || stage.numMicrobatches > 3) &&
+       microbatches != stage.numMicrobatches))
     return Status::error(
         "a template of " + std::to_string(stage.numMicrobatches) +
         " microbatches cannot give " + std::to_string(microbatches));

@@ -193,17 +193,25 @@ using TemplateKey = std::tuple<size_t, int64_t, int64_t, int64_t, int64_t,
 using CutKey =
     std::tuple<size_t, int64_t, int64_t, int, int64_t, int64_t, int64_t>;
 
-/// The template a configuration is composed from: two microbatches (or its
-/// one), or the whole program. Interleaved configurations are built whole:
-/// their order takes the microbatches in groups of pp, which two
-/// microbatches do not make; so are ZeRO ones (below).
+/// The microbatches of the template a configuration is composed from.
+/// ZeRO stages 1 and 2 place step work inside the last microbatch (stage 1
+/// flattens the complete gradient there): three, first, middle and last
+/// (Compose.h). Stage 3 gathers each layer's parameters one layer early,
+/// across the microbatches' boundary, which replaying microbatches does not
+/// reproduce: built whole (the space keeps it to two microbatches).
+static int64_t getTemplateMicrobatches(const Configuration &c) {
+  if (c.zero >= 3)
+    return c.microbatches;
+  return std::min<int64_t>(c.microbatches, c.zero > 0 ? 3 : 2);
+}
+
+/// The template a configuration is composed from (getTemplateMicrobatches),
+/// or the whole program. Interleaved configurations are built whole: their
+/// order takes the microbatches in groups of pp, which two microbatches do
+/// not make.
 TemplateKey getTemplateKey(size_t model, const Configuration &c, bool whole) {
-  // ZeRO's step work sits inside the last microbatch (stage 1 flattens the
-  // complete gradient there, stage 3 gathers one layer early, across the
-  // microbatches' boundary), which replaying the second microbatch does not
-  // reproduce: ZeRO configurations are built whole too.
-  whole |= c.interleave > 1 || c.zero > 0;
-  int64_t count = whole ? c.microbatches : std::min<int64_t>(c.microbatches, 2);
+  whole |= c.interleave > 1;
+  int64_t count = whole ? c.microbatches : getTemplateMicrobatches(c);
   int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
   return TemplateKey{
       model, c.dp,     c.tp,          c.pp,        c.getMicrobatchSize(),

@@ -112,11 +112,30 @@ private:
   DenseMap<unsigned, std::pair<Value, FlatForm>> returnedParts;
 };
 
+/// The widening cast that is the only user of `op`, if any. With bf16 or
+/// f16 parameters and fp32 master weights the partitioner reduces the
+/// gradient in the parameters' type, in the backward phase, right before
+/// that cast (dist-autodiff's mixed precision, docs/mixed-precision.md).
+static CastOp getWideningCast(AllReduceOp op) {
+  if (!op->hasOneUse())
+    return nullptr;
+  auto cast = dyn_cast<CastOp>(*op->user_begin());
+  if (!cast)
+    return nullptr;
+  auto from = dyn_cast<FloatType>(getElementTypeOrSelf(op.getType()));
+  auto to = dyn_cast<FloatType>(getElementTypeOrSelf(cast.getType()));
+  return from && to && to.getWidth() > from.getWidth() ? cast : nullptr;
+}
+
 bool ZeroRewriter::isDataParallelReduction(AllReduceOp op) const {
   auto type = dyn_cast<RankedTensorType>(op.getInput().getType());
-  if (op.getReduction() != ReductionKind::sum ||
-      getPhase(op) != Phase::Optimizer || !type || !type.hasStaticShape() ||
-      type.getRank() == 0 || !isa<FloatType>(type.getElementType()))
+  std::optional<Phase> phase = getPhase(op);
+  bool isStepGradient =
+      phase == Phase::Optimizer ||
+      (phase == Phase::Backward && getWideningCast(op) != nullptr);
+  if (op.getReduction() != ReductionKind::sum || !isStepGradient || !type ||
+      !type.hasStaticShape() || type.getRank() == 0 ||
+      !isa<FloatType>(type.getElementType()))
     return false;
   DeviceGroupsAttr groups = op.getGroups();
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
@@ -486,7 +505,11 @@ LogicalResult ZeroRewriter::run() {
   for (auto reduction : body.getOps<AllReduceOp>())
     if (isDataParallelReduction(reduction))
       reductions.push_back(reduction);
+  // The widening casts of mixed-precision gradients run on the parts too.
+  DenseSet<Operation *> widenings;
   for (AllReduceOp reduction : reductions) {
+    if (CastOp widening = getWideningCast(reduction))
+      widenings.insert(widening);
     FlatForm form = getForm(reduction.getInput(), reduction.getGroups());
     Value part =
         stage >= 2
@@ -513,7 +536,7 @@ LogicalResult ZeroRewriter::run() {
   // Program order: every operand's part exists before its users are seen.
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
-    if (getPhase(&op) == Phase::Optimizer)
+    if (getPhase(&op) == Phase::Optimizer || widenings.contains(&op))
       ops.push_back(&op);
   for (Operation *op : ops) {
     if (llvm::none_of(op->getOperands(),
