@@ -26,9 +26,15 @@
 #include <array>
 #include <chrono>
 #include <climits>
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <map>
 #include <thread>
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::dist;
@@ -135,6 +141,75 @@ void exitAll(int code) {
   std::exit(code);
 }
 
+namespace {
+/// What the SIGTERM handler prints: set before, read in the handler (which
+/// may only call async-signal-safe functions).
+char terminationPrefix[128];
+/// The communication op this rank is in ("" outside one).
+char waitingOp[64];
+/// Shared by the ranks of one node: set by a rank that reports its own
+/// failure (failAll) before it aborts the job, so that the ranks mpirun
+/// then terminates on that node stay silent (the failure has its message).
+volatile int *nodeFailureReported = nullptr;
+
+extern "C" void onTermination(int) {
+  if (nodeFailureReported && *nodeFailureReported)
+    _exit(1);
+  auto put = [](const char *text) {
+    ssize_t ignored = write(STDERR_FILENO, text, strlen(text));
+    (void)ignored;
+  };
+  put(terminationPrefix);
+  if (waitingOp[0]) {
+    put(" while waiting in '");
+    put(waitingOp);
+    put("'");
+  }
+  put(": another rank failed or was killed\n");
+  _exit(1);
+}
+
+/// Marks the rank as inside `op` (null: outside) for the handler.
+void setWaitingOp(Operation *op) {
+  if (!op) {
+    waitingOp[0] = '\0';
+    return;
+  }
+  llvm::StringRef name = op->getName().getStringRef();
+  size_t length = std::min(name.size(), sizeof(waitingOp) - 1);
+  std::copy_n(name.data(), length, waitingOp);
+  waitingOp[length] = '\0';
+}
+} // namespace
+
+void installTerminationHandler(const char *tool) {
+  snprintf(terminationPrefix, sizeof(terminationPrefix),
+           "%s: error: rank %d: stopped", tool, getWorldRank());
+  // One int in memory shared by the node's ranks (collective over all).
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                      &node);
+  int nodeRank = 0;
+  MPI_Comm_rank(node, &nodeRank);
+  void *mine = nullptr;
+  MPI_Win window = MPI_WIN_NULL;
+  MPI_Win_allocate_shared(nodeRank == 0 ? sizeof(int) : 0, sizeof(int),
+                          MPI_INFO_NULL, node, &mine, &window);
+  MPI_Aint size = 0;
+  int unit = 0;
+  void *flag = nullptr;
+  MPI_Win_shared_query(window, 0, &size, &unit, &flag);
+  nodeFailureReported = static_cast<volatile int *>(flag);
+  if (nodeRank == 0)
+    *nodeFailureReported = 0;
+  MPI_Barrier(node);
+  // The window and communicator live as long as the process.
+  struct sigaction action{};
+  action.sa_handler = onTermination;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 void failAll(const llvm::Twine &message) {
   int rank = getWorldRank();
   std::this_thread::sleep_for(
@@ -142,6 +217,8 @@ void failAll(const llvm::Twine &message) {
   llvm::outs().flush();
   llvm::errs() << message;
   llvm::errs().flush();
+  if (nodeFailureReported)
+    *nodeFailureReported = 1;
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::exit(1);
 }
@@ -249,6 +326,7 @@ struct MpiTransport::Impl {
   std::vector<PendingSend> pendingSends;
   CommunicationStats stats;
   std::chrono::steady_clock::time_point runStart;
+  double runStartCpu = 0;
 
   int owner(int64_t device) const {
     return static_cast<int>(device / devicesPerRank);
@@ -285,6 +363,13 @@ struct MpiTransport::Impl {
 };
 
 namespace {
+
+/// CPU seconds this process has used.
+double getProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * now.tv_nsec;
+}
 
 LogicalResult report(Operation *op, const Status &status) {
   if (status.ok())
@@ -654,11 +739,13 @@ bool MpiTransport::isLocal(int64_t device) const {
 LogicalResult MpiTransport::communicate(Operation *op, const PlacedValue &input,
                                         PlacedValue &result) {
   auto start = std::chrono::steady_clock::now();
+  setWaitingOp(op);
   LogicalResult status = isa<SendOp>(op) ? impl->runSend(op, input, result)
                          : isa<CollectiveOpInterface>(op)
                              ? impl->runCollective(op, input, result)
                              : op->emitOpError()
                                    << "is not supported by the MPI runtime";
+  setWaitingOp(nullptr);
   // Fetched members' results are not this rank's to keep.
   dropRemote(result);
   impl->reapSends();
@@ -679,6 +766,7 @@ void MpiTransport::beginRun() {
   MPI_Barrier(impl->p2p);
   resetStats();
   impl->runStart = std::chrono::steady_clock::now();
+  impl->runStartCpu = getProcessCpuSeconds();
 }
 
 void MpiTransport::endRun() {
@@ -687,6 +775,7 @@ void MpiTransport::endRun() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                     impl->runStart)
           .count();
+  impl->stats.cpuSeconds = getProcessCpuSeconds() - impl->runStartCpu;
   MPI_Barrier(impl->p2p);
 }
 

@@ -269,21 +269,24 @@ void printTimes(func::FuncOp func, unsigned run, double stepMs,
   const mpi::CommunicationStats &stats = transport->getStats();
   double rankMs = stats.runSeconds * 1e3, communicationMs = stats.seconds * 1e3;
   // Idle: waiting for the slowest rank at the end of the step.
-  std::vector<double> mine = {rankMs - communicationMs, communicationMs,
-                              std::max(0.0, stepMs - rankMs),
-                              static_cast<double>(peakBytes)};
+  std::vector<double> mine = {
+      rankMs - communicationMs, communicationMs, std::max(0.0, stepMs - rankMs),
+      static_cast<double>(peakBytes), stats.cpuSeconds * 1e3};
+  constexpr size_t kFigures = 5;
   std::vector<double> all = mpi::gatherToRoot(mine);
   if (!isRoot())
     return;
   llvm::errs() << "time: @" << func.getSymName() << " run " << run << ": "
                << llvm::format("%.3f", stepMs) << " ms\n";
-  for (size_t rank = 0; rank * 4 < all.size(); ++rank)
+  for (size_t rank = 0; rank * kFigures < all.size(); ++rank) {
+    const double *figures = &all[rank * kFigures];
     llvm::errs() << "time: rank " << rank << ": compute "
-                 << llvm::format("%.3f", all[rank * 4]) << " ms, communication "
-                 << llvm::format("%.3f", all[rank * 4 + 1]) << " ms, idle "
-                 << llvm::format("%.3f", all[rank * 4 + 2])
-                 << " ms, peak live bytes "
-                 << static_cast<int64_t>(all[rank * 4 + 3]) << "\n";
+                 << llvm::format("%.3f", figures[0]) << " ms, communication "
+                 << llvm::format("%.3f", figures[1]) << " ms, idle "
+                 << llvm::format("%.3f", figures[2]) << " ms, peak live bytes "
+                 << static_cast<int64_t>(figures[3]) << ", cpu "
+                 << llvm::format("%.3f", figures[4]) << " ms\n";
+  }
 }
 
 /// One op as this process ran it (--trace).
@@ -491,8 +494,10 @@ int main(int argc, char **argv) {
     fail("--mpi-deterministic needs --mpi");
   if (!clusterOutFile.empty() && !calibrateMode)
     fail("--cluster-out needs --calibrate");
-  if (mpiMode)
+  if (mpiMode) {
     mpi::initialize(&argc, &argv);
+    mpi::installTerminationHandler("dist-run");
+  }
   // NaN compares false with everything, so "< 0" alone lets it through and
   // then every comparison passes.
   for (const cl::opt<double> *tolerance :

@@ -56,6 +56,13 @@ std::vector<std::string> gatherToRoot(const std::string &text);
 /// the lowest one's message is the only one (its abort ends the others).
 [[noreturn]] void failAll(const llvm::Twine &message);
 
+/// A rank that dies (killed, crashed) makes mpirun terminate the others
+/// (SIGTERM): after this, each of them then prints one line to stderr,
+/// "<tool>: error: rank R: stopped while waiting in 'dist.send': another
+/// rank failed or was killed" (the op when it was communicating), and
+/// exits with status 1, rather than vanishing silently.
+void installTerminationHandler(const char *tool);
+
 /// The devices a program's placed types name: the largest id + 1 (0 when
 /// nothing is placed).
 int64_t getNumDevices(mlir::ModuleOp module);
@@ -73,6 +80,10 @@ struct CommunicationStats {
   /// From the start of the last run to this rank's end of it (before the
   /// other ranks are done).
   double runSeconds = 0;
+  /// CPU time this process used over the same span: on a machine shared
+  /// with other work, what the rank's work costs on a core of its own (its
+  /// kernels, and its polling while it waits and is scheduled).
+  double cpuSeconds = 0;
   int64_t messagesSent = 0;
   int64_t bytesSent = 0;
 };
