@@ -134,6 +134,18 @@ extractPipelineTemplate(mlir::func::FuncOp func, const cost::CostModel &model,
                         int64_t microbatchSize,
                         const sim::Framework &framework = sim::Framework());
 
+/// Layers of a folded template: the first, one middle one, the last.
+inline constexpr int64_t kFoldedLayers = 3;
+
+/// The per-layer facts of a model of `numLayers` (> kFoldedLayers) layers
+/// from the template of the same model built with kFoldedLayers, whose
+/// middle layer stands for each of the model's middle layers (a generated
+/// model's middle layers are the same ops on the same shapes): what the
+/// bounds read (getMemoryLowerBound, getStepTimeLowerBound,
+/// getCutFreeMemoryLowerBound), without tasks to compose.
+std::shared_ptr<const PipelineTemplate>
+unfoldLayers(const PipelineTemplate &folded, int64_t numLayers);
+
 /// Composes the program of `microbatches` microbatches ordered by `schedule`
 /// (`model`: the cost model the template was lowered with, for the slices).
 Status composeProgram(const PipelineTemplate &stage, int64_t microbatches,

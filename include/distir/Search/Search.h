@@ -89,8 +89,9 @@ struct SearchOptions {
   /// reach the `top`-th best that fits; off: simulate every survivor.
   bool pruneByTime = true;
   /// Build every configuration in full with dist-parallelize instead of
-  /// composing it from its two-microbatch template (slow: time grows with
-  /// layers x microbatches); the reference the composition is tested on.
+  /// composing it from its two-microbatch template, and the bounds' builds
+  /// with all their layers (slow: time grows with layers x microbatches);
+  /// the reference the composition and the folding are tested on.
   bool buildAll = false;
   /// Rank long pipelines by their extrapolated step time and peak
   /// (evaluateComposed), then simulate in full the ones that can reach the

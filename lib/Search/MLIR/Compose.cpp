@@ -340,6 +340,36 @@ extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
   return std::shared_ptr<const PipelineTemplate>(std::move(stage));
 }
 
+std::shared_ptr<const PipelineTemplate>
+unfoldLayers(const PipelineTemplate &folded, int64_t numLayers) {
+  auto whole = std::make_shared<PipelineTemplate>();
+  whole->numStages = folded.numStages;
+  whole->numMicrobatches = folded.numMicrobatches;
+  whole->microbatchSize = folded.microbatchSize;
+  auto foldedLayer = [&](int64_t layer) -> size_t {
+    if (layer == 0)
+      return 0;
+    return layer == numLayers - 1 ? kFoldedLayers - 1 : 1;
+  };
+  auto unfold = [&](const auto &perLayer, auto &out) {
+    out.clear();
+    if (perLayer.size() != size_t(kFoldedLayers))
+      return; // a model without layer hints: nothing per layer
+    for (int64_t layer = 0; layer < numLayers; ++layer)
+      out.push_back(perLayer[foldedLayer(layer)]);
+  };
+  unfold(folded.stageOfLayer, whole->stageOfLayer);
+  unfold(folded.unitCompute, whole->unitCompute);
+  unfold(folded.unitCollective, whole->unitCollective);
+  unfold(folded.stepCompute, whole->stepCompute);
+  unfold(folded.stepCollective, whole->stepCollective);
+  unfold(folded.parameterBytes, whole->parameterBytes);
+  unfold(folded.persistentBytes, whole->persistentBytes);
+  unfold(folded.stashBytes, whole->stashBytes);
+  unfold(folded.dataBytes, whole->dataBytes);
+  return whole;
+}
+
 //===----------------------------------------------------------------------===//
 // The order of the units (dist-pipeline's, from its own definition)
 //===----------------------------------------------------------------------===//

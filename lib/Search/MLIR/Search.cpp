@@ -332,6 +332,9 @@ private:
   std::vector<Scenario> scenarios;
   std::map<TemplateKey, std::shared_ptr<const PipelineTemplate>> templates;
   std::map<TemplateKey, std::string> templateErrors;
+  /// By replica key (getReplicaKey): what the bounds read, folded or whole
+  /// (Worker::buildBoundsTemplate); failures in templateErrors.
+  std::map<TemplateKey, std::shared_ptr<const PipelineTemplate>> boundTemplates;
   std::map<CutKey, std::vector<int64_t>> cuts;
   /// Per template shape (getTimingKey), the stage cut's op times.
   std::map<decltype(getTimingKey(CutKey())), std::vector<double>> cutTimes;
@@ -601,16 +604,47 @@ void SearchDriver::buildReplicaTemplates() {
   for (const Scenario &scenario : scenarios)
     for (const Configuration &c : scenario.survivors)
       replicaKeys.push_back(getReplicaKey(scenario.model, c));
-  size_t templatesBefore = templates.size() + templateErrors.size();
+  size_t templatesBefore = boundTemplates.size() + templateErrors.size();
   {
     std::vector<TemplateKey> unique = replicaKeys;
     std::sort(unique.begin(), unique.end());
     progressTotal = std::unique(unique.begin(), unique.end()) - unique.begin();
   }
-  buildTemplates(replicaKeys, /*showProgress=*/true);
+  std::sort(replicaKeys.begin(), replicaKeys.end());
+  replicaKeys.erase(std::unique(replicaKeys.begin(), replicaKeys.end()),
+                    replicaKeys.end());
+  std::vector<StatusOr<std::shared_ptr<const PipelineTemplate>>> built(
+      replicaKeys.size(), Status::error("unknown error"));
+  std::vector<char> folded(replicaKeys.size(), false);
+  runParallel(
+      replicaKeys.size(), threads,
+      [&](unsigned thread, size_t i) {
+        auto [model, dp, tp, pp, size, count, schedule, variant, interleave] =
+            replicaKeys[i];
+        bool isFolded = false;
+        built[i] =
+            getWorker(thread, model)
+                .buildBoundsTemplate(dp, tp, size, getVariantRecompute(variant),
+                                     getVariantSequenceParallel(variant),
+                                     getVariantZero(variant), isFolded);
+        folded[i] = isFolded;
+      },
+      progress, options.cancelled);
+  for (size_t i = 0; i < replicaKeys.size(); ++i) {
+    if (!built[i]) {
+      templateErrors[replicaKeys[i]] =
+          built[i].message().empty() ? "unknown error" : built[i].message();
+      continue;
+    }
+    boundTemplates[replicaKeys[i]] = *built[i];
+    // A whole build is also the program of the configuration without
+    // pipeline and microbatches (getTemplateKey gives the same key).
+    if (!folded[i])
+      templates[replicaKeys[i]] = *built[i];
+  }
   progressDone = progressTotal = 0;
   reportPhase("single-stage templates (" +
-              std::to_string(templates.size() + templateErrors.size() -
+              std::to_string(boundTemplates.size() + templateErrors.size() -
                              templatesBefore) +
               ")");
 }
@@ -626,8 +660,8 @@ void SearchDriver::pruneBeforeStageCuts() {
       // interleaved stage runs pp-apart chunks, which no such cut bounds.
       if (c.interleave > 1)
         continue;
-      auto replica = templates.find(getReplicaKey(scenario.model, c));
-      if (replica == templates.end())
+      auto replica = boundTemplates.find(getReplicaKey(scenario.model, c));
+      if (replica == boundTemplates.end())
         continue; // its build failed: boundCandidates says why
       int64_t bound = getCutFreeMemoryLowerBound(*replica->second, c);
       scenario.bounds[i] = std::max(scenario.bounds[i], bound);
@@ -667,14 +701,14 @@ std::vector<std::vector<Candidate>> SearchDriver::boundCandidates() {
       // With the exact local sizes the memory bound is much tighter.
       std::vector<int64_t> stageOfLayer = getStageOfLayer(cuts.at(cutKey), c);
       int64_t memoryBound =
-          getMemoryLowerBound(*templates.at(replica), stageOfLayer, c);
+          getMemoryLowerBound(*boundTemplates.at(replica), stageOfLayer, c);
       scenario.bounds[i] = std::max(scenario.bounds[i], memoryBound);
       if (memoryBound > capacity) {
         ++scenario.report.prunedByMemory;
         continue;
       }
       double bound =
-          getStepTimeLowerBound(*templates.at(replica), stageOfLayer, c);
+          getStepTimeLowerBound(*boundTemplates.at(replica), stageOfLayer, c);
       scenario.timeBounds[i] = bound;
       pending[s].push_back({s, i,
                             bound > 0

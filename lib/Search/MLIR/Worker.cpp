@@ -18,6 +18,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -214,10 +215,14 @@ StatusOr<OwningOpRef<ModuleOp>> Worker::buildForward(int64_t batch) {
   if (source.kind == ModelSource::Kind::Mlp) {
     models::MlpConfig config = source.mlp;
     config.batch = batch;
+    if (layersBuilt > 0)
+      config.layers = layersBuilt;
     func = models::buildMlp(*module, config);
   } else {
     models::GptConfig config = source.gpt;
     config.batch = batch;
+    if (layersBuilt > 0)
+      config.layers = layersBuilt;
     func = models::buildGpt(*module, config);
   }
   if (failed(func))
@@ -297,7 +302,7 @@ Status Worker::runPasses(ModuleOp module, llvm::ArrayRef<PassStep> steps) {
 }
 
 StatusOr<ModuleOp> Worker::getTrainingStep(int64_t batch, Recompute recompute) {
-  auto it = trainingSteps.find({batch, recompute});
+  auto it = trainingSteps.find({batch, recompute, layersBuilt});
   if (it != trainingSteps.end())
     return *it->second;
   OwningOpRef<ModuleOp> module;
@@ -312,7 +317,7 @@ StatusOr<ModuleOp> Worker::getTrainingStep(int64_t batch, Recompute recompute) {
                                                : getRecomputeStep(recompute);
   DISTIR_RETURN_IF_ERROR(runPasses(*module, {pass}));
   ModuleOp step = *module;
-  trainingSteps[{batch, recompute}] = std::move(module);
+  trainingSteps[{batch, recompute, layersBuilt}] = std::move(module);
   return step;
 }
 
@@ -498,6 +503,109 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   return *stage;
 }
 
+int64_t Worker::getFoldableLayers() const {
+  // A GPT layer is a whole transformer block. An MLP's layers alternate
+  // (Megatron's column- then row-parallel pairs), so its middle layers are
+  // not all the same; a .mlir model has no such promise.
+  if (source.kind != ModelSource::Kind::Gpt || options.buildAll)
+    return 0;
+  return source.gpt.layers;
+}
+
+StatusOr<std::shared_ptr<const PipelineTemplate>>
+Worker::buildBoundsTemplate(int64_t dp, int64_t tp, int64_t batchPerReplica,
+                            Recompute recompute, bool sequenceParallel,
+                            int64_t zero, bool &folded) {
+  const int64_t numLayers = getFoldableLayers();
+  folded = numLayers > kFoldedLayers;
+  if (!folded)
+    return buildTemplate(dp, tp, /*pp=*/1, batchPerReplica,
+                         /*numMicrobatches=*/1, Schedule::OneFOneB, recompute,
+                         /*interleave=*/1, {}, sequenceParallel, zero);
+  layersBuilt = kFoldedLayers;
+  llvm::scope_exit restore([&] { layersBuilt = 0; });
+  DISTIR_ASSIGN_OR_RETURN(
+      std::shared_ptr<const PipelineTemplate> small,
+      buildTemplate(dp, tp, /*pp=*/1, batchPerReplica, /*numMicrobatches=*/1,
+                    Schedule::OneFOneB, recompute, /*interleave=*/1, {},
+                    sequenceParallel, zero));
+  return unfoldLayers(*small, numLayers);
+}
+
+/// Per op of a body, (layer, index among the ops of that layer); layer -1
+/// for the ops outside the layers.
+static std::vector<std::pair<int64_t, size_t>> getLayerPositions(Block &body) {
+  std::map<int64_t, size_t> seen;
+  std::vector<std::pair<int64_t, size_t>> positions;
+  for (Operation &op : body.without_terminator()) {
+    int64_t layer = getLayerOrZero(&op);
+    if (!op.hasAttr(dist::DistDialect::kLayerAttrName))
+      layer = -1;
+    positions.push_back({layer, seen[layer]++});
+  }
+  return positions;
+}
+
+std::optional<std::vector<double>>
+Worker::measureFolded(func::FuncOp whole, int64_t dp, int64_t tp,
+                      int64_t microbatchSize, int64_t numMicrobatches,
+                      Recompute recompute, int64_t numStages,
+                      bool sequenceParallel) {
+  const int64_t numLayers = getFoldableLayers();
+  if (numLayers <= kFoldedLayers)
+    return std::nullopt;
+  OwningOpRef<ModuleOp> module;
+  {
+    layersBuilt = kFoldedLayers;
+    llvm::scope_exit restore([&] { layersBuilt = 0; });
+    StatusOr<ModuleOp> step =
+        getTrainingStep(dp * microbatchSize * numMicrobatches, recompute);
+    if (!step)
+      return std::nullopt;
+    module = step->clone();
+  }
+  func::FuncOp func = getBodyFunction(*module);
+  FailureOr<dist::PipelineOptions> options = dist::getPipelineOptions(
+      func.getLoc(), numStages, numMicrobatches,
+      dist::PipelineSchedule::OneFOneB, this->options.clusterSpec);
+  FailureOr<dist::MeshOp> mesh = dist::getOrCreateMesh(
+      *module, "world", {{"pp", numStages}, {"dp", dp}, {"tp", tp}});
+  if (failed(options) || failed(mesh) || !options->opTimer) {
+    errors.take();
+    return std::nullopt;
+  }
+  FailureOr<llvm::DenseMap<Operation *, double>> measured =
+      dist::measureMicrobatchTimes(func, *mesh, *options,
+                                   annotateAsParallelize(sequenceParallel));
+  if (failed(measured)) {
+    errors.take();
+    return std::nullopt;
+  }
+  // The folded step's ops by (layer, position in the layer): the whole
+  // step's op at (layer, i) is the folded one at (its folded layer, i), the
+  // same op (checked by name; any mismatch measures the whole step).
+  Block &foldedBody = func.getBody().front();
+  std::map<std::pair<int64_t, size_t>, Operation *> foldedOps;
+  auto foldedPositions = getLayerPositions(foldedBody);
+  for (auto [op, position] :
+       llvm::zip_equal(foldedBody.without_terminator(), foldedPositions))
+    foldedOps[position] = &op;
+  std::vector<double> times;
+  Block &wholeBody = whole.getBody().front();
+  for (auto [op, position] : llvm::zip_equal(wholeBody.without_terminator(),
+                                             getLayerPositions(wholeBody))) {
+    auto [layer, index] = position;
+    int64_t foldedLayer = layer <= 0               ? layer
+                          : layer == numLayers - 1 ? kFoldedLayers - 1
+                                                   : 1;
+    auto it = foldedOps.find({foldedLayer, index});
+    if (it == foldedOps.end() || it->second->getName() != op.getName())
+      return std::nullopt;
+    times.push_back(measured->lookup(it->second));
+  }
+  return times;
+}
+
 Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
                                        int64_t microbatchSize,
                                        int64_t numMicrobatches,
@@ -525,13 +633,22 @@ Worker::StageCuts Worker::getStageCuts(int64_t dp, int64_t tp,
   if (failed(cutOptions) || failed(mesh))
     return failAll(Status::error(errors.take()));
   if (cutOptions->opTimer && mostStages > 1) {
-    FailureOr<llvm::DenseMap<Operation *, double>> measured =
-        dist::measureMicrobatchTimes(func, *mesh, *cutOptions,
-                                     annotateAsParallelize(sequenceParallel));
-    if (failed(measured))
-      return failAll(Status::error(errors.take()));
-    for (Operation &op : func.getBody().front().without_terminator())
-      result.times.push_back(measured->lookup(&op));
+    // The times depend on no stage count (getStageCuts): the folded model
+    // of three layers is timed as two stages.
+    std::optional<std::vector<double>> folded =
+        measureFolded(func, dp, tp, microbatchSize, numMicrobatches, recompute,
+                      /*numStages=*/2, sequenceParallel);
+    if (folded) {
+      result.times = std::move(*folded);
+    } else {
+      FailureOr<llvm::DenseMap<Operation *, double>> measured =
+          dist::measureMicrobatchTimes(func, *mesh, *cutOptions,
+                                       annotateAsParallelize(sequenceParallel));
+      if (failed(measured))
+        return failAll(Status::error(errors.take()));
+      for (Operation &op : func.getBody().front().without_terminator())
+        result.times.push_back(measured->lookup(&op));
+    }
   }
   llvm::DenseMap<Operation *, double> times;
   if (!result.times.empty())

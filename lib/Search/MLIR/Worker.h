@@ -96,6 +96,20 @@ public:
                 int64_t numMicrobatches, Schedule schedule, Recompute recompute,
                 int64_t interleave = 1, llvm::ArrayRef<double> cutTimes = {},
                 bool sequenceParallel = false, int64_t zero = 0);
+  /// The single-stage, single-microbatch build of dp x tp devices with
+  /// `batchPerReplica` samples whose per-layer facts give the search's bounds
+  /// (getMemoryLowerBound, getStepTimeLowerBound). A generated model's layers
+  /// between the first (embeddings) and the last (head, loss) are the same
+  /// ops on the same shapes (getFoldableLayers), so a model of four or more
+  /// layers is built with three, its middle layer's facts standing for every
+  /// middle layer (unfoldLayers): the bounds of the whole build at a
+  /// fraction of its cost.
+  /// Such a template has its per-layer facts only (`folded` is set); any
+  /// other is the whole build, usable as the configuration's program.
+  StatusOr<std::shared_ptr<const PipelineTemplate>>
+  buildBoundsTemplate(int64_t dp, int64_t tp, int64_t batchPerReplica,
+                      Recompute recompute, bool sequenceParallel, int64_t zero,
+                      bool &folded);
   /// dist-parallelize's stage cuts of one template shape: dp x tp devices,
   /// microbatches of `microbatchSize` samples per replica, `numMicrobatches`
   /// of them. The ops are timed once (the cut balances time per microbatch,
@@ -133,7 +147,23 @@ private:
   // One worker, one thread: the context needs no pool of its own.
   mlir::MLIRContext ctx{mlir::MLIRContext::Threading::DISABLED};
   ErrorCollector errors;
-  std::map<std::pair<int64_t, Recompute>, mlir::OwningOpRef<mlir::ModuleOp>>
+  /// getStageCuts' op times of `whole` (a foldable model's training step)
+  /// measured on the model built with kFoldedLayers layers, each of the
+  /// whole step's ops given its folded counterpart's time (the same op of
+  /// the same layer kind at the same position); nullopt when the model does
+  /// not fold or an op has no counterpart.
+  std::optional<std::vector<double>>
+  measureFolded(mlir::func::FuncOp whole, int64_t dp, int64_t tp,
+                int64_t microbatchSize, int64_t numMicrobatches,
+                Recompute recompute, int64_t numStages, bool sequenceParallel);
+  /// The layers of a model whose middle layers are all the same (a
+  /// generated GPT), 0 for any other or under --build-all.
+  int64_t getFoldableLayers() const;
+  /// Layers buildForward gives a generated model (0: the model's own).
+  int64_t layersBuilt = 0;
+  /// By (global batch, recompute, layersBuilt).
+  std::map<std::tuple<int64_t, Recompute, int64_t>,
+           mlir::OwningOpRef<mlir::ModuleOp>>
       trainingSteps;
 };
 
