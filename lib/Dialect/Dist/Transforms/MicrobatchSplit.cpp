@@ -21,6 +21,7 @@
 #include "distir/Dialect/Dist/IR/SequenceParallel.h"
 #include "distir/Dialect/Dist/IR/ShardingRule.h"
 #include "distir/Dialect/Dist/Transforms/Pipeline.h"
+#include "distir/Dialect/Dist/Transforms/Sharding.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -157,6 +158,10 @@ public:
 
 private:
   LogicalResult checkInput();
+  void expandMaskedMeanLosses();
+  Value countLabels(Operation *loss, Value labels, int64_t ignoreIndex,
+                    Type elementType);
+  Value cloneOnWholeBatch(Value value, OpBuilder &builder, IRMapping &mapping);
   LogicalResult classifyAndSplit();
   LogicalResult splitOp(unsigned index,
                         ArrayRef<std::optional<MicrobatchState>> operandStates,
@@ -213,6 +218,10 @@ private:
   SmallVector<OpClass> opClass;
   SmallVector<int64_t> stageOf;
   SmallVector<bool> isDataArg;
+  /// Ops that read the whole step's data once, before the microbatches (the
+  /// count of a masked mean's labels).
+  DenseSet<Operation *> wholeBatchOps;
+  DenseMap<Value, Value> labelCounts;
 
   // Splitting into microbatches (only with more than one): the op as it
   // runs on one microbatch, built once in a scratch block.
@@ -307,6 +316,119 @@ LogicalResult PipelineSplitter::checkInput() {
 }
 
 //===----------------------------------------------------------------------===//
+// Masked means
+//===----------------------------------------------------------------------===//
+
+/// A cross entropy averaged over the samples whose label is not
+/// `ignore_index` (torch's F.cross_entropy) divides by a count that depends
+/// on the labels of the whole batch. Split as it is, no microbatch could
+/// compute its share; but the count depends on the data alone, so it is
+/// computed once per step from the whole batch's labels, and the loss
+/// becomes the sum over the counted samples (a partial sum over the
+/// microbatches) divided by the count after the microbatches are
+/// accumulated. The gradient is the sum's, its seed divided by the count:
+/// every microbatch then computes exactly its block of the unsplit gradient.
+void PipelineSplitter::expandMaskedMeanLosses() {
+  Block &block = func.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(block.without_terminator())) {
+    if (auto loss = dyn_cast<CrossEntropyOp>(op)) {
+      if (loss.getReduction() != LossReduction::mean || loss.getWeights() ||
+          !loss.getIgnoreIndex())
+        continue;
+      Value count = countLabels(loss, loss.getLabels(), *loss.getIgnoreIndex(),
+                                loss.getType().getElementType());
+      if (!count)
+        continue;
+      OpBuilder builder(loss);
+      auto sum = cast<CrossEntropyOp>(builder.clone(*loss));
+      sum.setReduction(LossReduction::sum);
+      auto mean = DivOp::create(builder, loss.getLoc(), sum, count);
+      copyDistHints(loss, mean);
+      loss.replaceAllUsesWith(mean.getResult());
+      loss.erase();
+    } else if (auto grad = dyn_cast<CrossEntropyGradOp>(op)) {
+      if (grad.getReduction() != LossReduction::mean || grad.getWeights() ||
+          !grad.getIgnoreIndex())
+        continue;
+      Value count = countLabels(grad, grad.getLabels(), *grad.getIgnoreIndex(),
+                                grad.getType().getElementType());
+      if (!count)
+        continue;
+      OpBuilder builder(grad);
+      auto seed = DivOp::create(builder, grad.getLoc(), grad.getGrad(), count);
+      copyDistHints(grad, seed);
+      grad.getGradMutable().assign(seed);
+      grad.setReduction(LossReduction::sum);
+    }
+  }
+}
+
+/// The number of samples of `labels` (over the whole step's batch) that are
+/// not `ignoreIndex`, as a scalar of `elementType`, built before `loss`;
+/// null when the labels depend on more than the data.
+Value PipelineSplitter::countLabels(Operation *loss, Value labels,
+                                    int64_t ignoreIndex, Type elementType) {
+  if (Value count = labelCounts.lookup(labels))
+    return count;
+  OpBuilder builder(loss);
+  IRMapping mapping;
+  Value whole = cloneOnWholeBatch(labels, builder, mapping);
+  if (!whole)
+    return {};
+  Location loc = loss->getLoc();
+  auto type = cast<RankedTensorType>(whole.getType());
+  DevicesAttr placement = getPlacement(type);
+  auto track = [&](Operation *op) {
+    copyDistHints(loss, op);
+    wholeBatchOps.insert(op);
+    return op->getResult(0);
+  };
+  // One-hot with blocks of one class, the block at `ignoreIndex`: 1 exactly
+  // where a label is `ignoreIndex`.
+  auto indexType = RankedTensorType::get({}, builder.getI64Type());
+  Value ignoreBlock = track(ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(indexType, builder.getI64IntegerAttr(ignoreIndex)),
+      placement));
+  Value ignored = track(OneHotOp::create(builder, loc, whole, ignoreBlock,
+                                         /*depth=*/1, /*axis=*/type.getRank(),
+                                         elementType));
+  auto axes = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank() + 1));
+  Value numIgnored = track(ReduceSumOp::create(
+      builder, loc, ignored, builder.getDenseI64ArrayAttr(axes)));
+  auto scalarType = RankedTensorType::get({}, elementType);
+  Value numLabels = track(ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(
+          scalarType,
+          builder.getFloatAttr(elementType, (double)type.getNumElements())),
+      placement));
+  Value count = track(SubOp::create(builder, loc, numLabels, numIgnored));
+  labelCounts[labels] = count;
+  return count;
+}
+
+/// `value` computed from the whole step's data (the ops that compute it
+/// cloned before the builder's point, marked to run once per step); null
+/// when it depends on anything but data arguments.
+Value PipelineSplitter::cloneOnWholeBatch(Value value, OpBuilder &builder,
+                                          IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return getArgRole(func, arg.getArgNumber()) == Role::Data ? value : Value();
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 ||
+      getPhaseOrForward(def) == Phase::Optimizer)
+    return {};
+  for (Value operand : def->getOperands())
+    if (!cloneOnWholeBatch(operand, builder, mapping))
+      return {};
+  wholeBatchOps.insert(builder.clone(*def, mapping));
+  return mapping.lookup(value);
+}
+
+//===----------------------------------------------------------------------===//
 // Classification and microbatch templates
 //===----------------------------------------------------------------------===//
 
@@ -363,7 +485,7 @@ LogicalResult PipelineSplitter::classifyAndSplit() {
       opClass[index] = OpClass::Epilogue;
       continue;
     }
-    if (!usesMicrobatch)
+    if (!usesMicrobatch || wholeBatchOps.contains(op))
       continue;
     opClass[index] =
         phase == Phase::Forward ? OpClass::Forward : OpClass::Backward;
@@ -1091,6 +1213,8 @@ LogicalResult PipelineSplitter::collectFrontier() {
 }
 
 LogicalResult PipelineSplitter::run() {
+  if (numMicrobatches > 1)
+    expandMaskedMeanLosses();
   if (failed(checkInput()) || failed(classifyAndSplit()))
     return failure();
   sinkLinearOps();
