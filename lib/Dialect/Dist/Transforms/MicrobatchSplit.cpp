@@ -330,13 +330,17 @@ LogicalResult PipelineSplitter::checkInput() {
 /// every microbatch then computes exactly its block of the unsplit gradient.
 void PipelineSplitter::expandMaskedMeanLosses() {
   Block &block = func.getBody().front();
+  // The count for a masked mean (cross_entropy or its gradient), or null.
+  auto countFor = [&](auto op) -> Value {
+    if (op.getReduction() != LossReduction::mean || op.getWeights() ||
+        !op.getIgnoreIndex())
+      return {};
+    return countLabels(op, op.getLabels(), *op.getIgnoreIndex(),
+                       op.getType().getElementType());
+  };
   for (Operation &op : llvm::make_early_inc_range(block.without_terminator())) {
     if (auto loss = dyn_cast<CrossEntropyOp>(op)) {
-      if (loss.getReduction() != LossReduction::mean || loss.getWeights() ||
-          !loss.getIgnoreIndex())
-        continue;
-      Value count = countLabels(loss, loss.getLabels(), *loss.getIgnoreIndex(),
-                                loss.getType().getElementType());
+      Value count = countFor(loss);
       if (!count)
         continue;
       OpBuilder builder(loss);
@@ -347,11 +351,7 @@ void PipelineSplitter::expandMaskedMeanLosses() {
       loss.replaceAllUsesWith(mean.getResult());
       loss.erase();
     } else if (auto grad = dyn_cast<CrossEntropyGradOp>(op)) {
-      if (grad.getReduction() != LossReduction::mean || grad.getWeights() ||
-          !grad.getIgnoreIndex())
-        continue;
-      Value count = countLabels(grad, grad.getLabels(), *grad.getIgnoreIndex(),
-                                grad.getType().getElementType());
+      Value count = countFor(grad);
       if (!count)
         continue;
       OpBuilder builder(grad);
