@@ -74,6 +74,9 @@ private:
            (a->getDevices() == b->getDevices() &&
             a->getShape() == b->getShape() && a->getAxes() == b->getAxes());
   }
+  static bool sameShape(const Mesh *a, const Mesh *b) {
+    return a->getShape() == b->getShape() && a->getAxes() == b->getAxes();
+  }
   DevicesAttr devicesOf(const Mesh *mesh) {
     DevicesAttr &devices = deviceCache[mesh];
     if (!devices)
@@ -474,13 +477,18 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   }
 
   // Operand layouts as the op's mesh names them (for pending sums that flow
-  // through linear ops).
+  // through linear ops). A value from another stage's mesh of the same shape
+  // keeps its layout across the send (devices are paired by coordinates), so
+  // a partial sum over dp sent from another stage (a gradient contribution
+  // of a parameter read on two stages) flows through the add that combines
+  // it.
   SmallVector<Layout> operandStorage(op->getNumOperands());
   SmallVector<const Layout *> operandLayouts;
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     auto it = placed.find(operand);
     const Layout *layout = nullptr;
-    if (it != placed.end() && sameMesh(it->second.mesh, mesh))
+    if (it != placed.end() &&
+        (sameMesh(it->second.mesh, mesh) || sameShape(it->second.mesh, mesh)))
       layout = &pool[it->second.layout];
     operandLayouts.push_back(layout);
   }

@@ -159,12 +159,17 @@ LogicalResult mlir::dist::annotateMegatron(func::FuncOp func, MeshOp meshOp,
              << axisName << "=" << size << " does not divide the " << *heads
              << " attention heads of " << name.getValue();
   }
-  if (!matched)
+  if (matched)
+    return annotateWithLayoutMap(func, meshOp, map);
+  // An imported model: the pairs by structure.
+  LayoutMap structural = findMegatronPairs(func, axisName, size);
+  if (structural.getEntries().empty())
     return func.emitError()
            << "no parameter has a name Megatron layouts know (layers.N.weight, "
-              "*.attn.qkv.*, *.attn.proj.*, *.mlp.fc1.*, *.mlp.fc2.*): give a "
+              "*.attn.qkv.*, *.attn.proj.*, *.mlp.fc1.*, *.mlp.fc2.*) and no "
+              "column / row pair of parameter matmuls was found: give a "
               "layout map";
-  return annotateWithLayoutMap(func, meshOp, map);
+  return annotateWithLayoutMap(func, meshOp, structural);
 }
 
 namespace {

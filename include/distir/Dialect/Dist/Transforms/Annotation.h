@@ -106,6 +106,17 @@ LogicalResult annotateWithLayoutMap(func::FuncOp func, MeshOp mesh,
 LogicalResult annotateMegatron(func::FuncOp func, MeshOp mesh,
                                llvm::StringRef axis);
 
+/// Megatron-LM's column / row pairs of `func` found by structure, for a
+/// program whose parameter names the layouts above do not know: a matmul
+/// with a parameter weight split on its columns, followed through the ops
+/// that keep the split (bias adds, activations, the reshape into heads and
+/// per-head attention, with the q, k, v projections that attention pairs
+/// with it) to the parameter matmuls that contract it, split on their rows.
+/// Each parameter by name, split over `axis` of `size` devices; groups that
+/// reach anything else stay replicated (StructuralTensorParallel.cpp).
+LayoutMap findMegatronPairs(func::FuncOp func, llvm::StringRef axis,
+                            int64_t size);
+
 /// Asks for sequence parallelism over `axis` (kSequenceParallelAttrName,
 /// IR/SequenceParallel.h): every activation the other shardings leave
 /// replicated over the axis is split along its sequence dimension over it
