@@ -342,8 +342,10 @@ struct MpiTransport::Impl {
   void wait(std::vector<MPI_Request> &requests);
   void reapSends();
 
+  /// `rootsOnly`: the input lives on the groups' roots alone (scatter).
   std::optional<GroupComm> getGroupComm(DeviceGroupsAttr groups,
-                                        const PlacedValue &input);
+                                        const PlacedValue &input,
+                                        bool rootsOnly);
   /// Receives the locals at each (index, source rank) of `into`, of `type`,
   /// all posted at once (after this op's sends).
   LogicalResult receiveLocals(Operation *op, Type type,
@@ -358,6 +360,20 @@ struct MpiTransport::Impl {
   std::optional<LogicalResult>
   reduceNatively(Operation *op, const GroupComm &plan, ArrayRef<int64_t> group,
                  const PlacedValue &input, PlacedValue &result);
+  std::optional<LogicalResult> moveBlocksNatively(Operation *op,
+                                                  const GroupComm &plan,
+                                                  ArrayRef<int64_t> group,
+                                                  const PlacedValue &input,
+                                                  PlacedValue &result);
+  LogicalResult runAllToAll(AllToAllOp op, const GroupComm &plan,
+                            ArrayRef<int64_t> group, const HostTensor &mine,
+                            HostTensor &joined);
+  LogicalResult runScatter(ScatterOp op, const GroupComm &plan,
+                           ArrayRef<int64_t> group, const PlacedValue &input,
+                           HostTensor &block);
+  LogicalResult runGather(GatherOp op, const GroupComm &plan,
+                          ArrayRef<int64_t> group, const HostTensor &mine,
+                          HostTensor &gathered);
   LogicalResult runCollective(Operation *op, const PlacedValue &input,
                               PlacedValue &result);
 };
@@ -398,6 +414,43 @@ Status makeLocal(Type type, HostTensor &tensor) {
 
 TensorRef share(HostTensor &&tensor) {
   return std::make_shared<const HostTensor>(std::move(tensor));
+}
+
+/// `tensor` split into `parts` equal blocks along `dim`, laid end to end in
+/// `buffer` (block i at i * `blockBytes`): the send buffer of MPI's
+/// block collectives.
+Status packBlocks(const HostTensor &tensor, int64_t dim, int64_t parts,
+                  std::vector<char> &buffer, int &blockBytes) {
+  std::vector<HostTensor> blocks(parts);
+  k::ResultList targets;
+  for (HostTensor &block : blocks)
+    targets.push_back(&block);
+  DISTIR_RETURN_IF_ERROR(k::splitEvenly(tensor, dim, parts, targets));
+  DISTIR_RETURN_IF_ERROR(getByteCount(blocks.front(), blockBytes));
+  buffer.resize(static_cast<size_t>(blockBytes) * parts);
+  for (auto [i, block] : llvm::enumerate(blocks))
+    std::copy_n(static_cast<const char *>(block.getRawData()), blockBytes,
+                buffer.data() + i * blockBytes);
+  return Status::success();
+}
+
+/// The `parts` blocks of `buffer` (each of `elementType` and `shape`)
+/// joined along `dim` in order.
+Status unpackAndConcat(const std::vector<char> &buffer, int64_t parts,
+                       ElementType elementType,
+                       const std::vector<int64_t> &shape, int64_t dim,
+                       HostTensor &joined) {
+  std::vector<HostTensor> blocks;
+  k::TensorList inputs;
+  for (int64_t i = 0; i < parts; ++i) {
+    blocks.push_back(HostTensor::uninitialized(elementType, shape));
+    const size_t bytes = blocks.back().getByteSize();
+    std::copy_n(buffer.data() + i * bytes, bytes,
+                static_cast<char *>(blocks.back().getRawData()));
+  }
+  for (const HostTensor &block : blocks)
+    inputs.push_back(&block);
+  return k::concat(inputs, dim, joined);
 }
 
 } // namespace
@@ -441,7 +494,7 @@ void MpiTransport::Impl::reapSends() {
 
 std::optional<GroupComm>
 MpiTransport::Impl::getGroupComm(DeviceGroupsAttr groups,
-                                 const PlacedValue &input) {
+                                 const PlacedValue &input, bool rootsOnly) {
   std::vector<std::vector<int64_t>> owners;
   std::vector<int> groupOfRank(size, -1);
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
@@ -449,7 +502,7 @@ MpiTransport::Impl::getGroupComm(DeviceGroupsAttr groups,
     for (int64_t device : groups.getGroup(g)) {
       int owner = this->owner(device);
       // MPI collectives need one member per rank, each contributing.
-      if (groupOfRank[owner] != -1 || input.indexOf(device) < 0)
+      if (groupOfRank[owner] != -1 || (input.indexOf(device) < 0 && !rootsOnly))
         return std::nullopt;
       groupOfRank[owner] = static_cast<int>(g);
       ranks.push_back(owner);
@@ -634,24 +687,122 @@ std::optional<LogicalResult> MpiTransport::Impl::reduceNatively(
       result.locals[result.indexOf(device)] = share(std::move(sum));
     return success();
   }
-  MPI_Allreduce(mine.getRawData(), sum.getRawData(), count, datatype, mpiOp,
-                plan.comm);
   auto reduceScatter = dyn_cast<ReduceScatterOp>(op);
   if (!reduceScatter) {
+    MPI_Allreduce(mine.getRawData(), sum.getRawData(), count, datatype, mpiOp,
+                  plan.comm);
     result.locals[result.indexOf(device)] = share(std::move(sum));
     return success();
   }
-  // This rank's block of the sum, as the sequential executor splits it.
-  std::vector<HostTensor> blocks(group.size());
-  k::ResultList targets;
-  for (HostTensor &block : blocks)
-    targets.push_back(&block);
-  if (failed(report(
-          op, k::splitEvenly(sum, static_cast<int64_t>(reduceScatter.getDim()),
-                             static_cast<int64_t>(group.size()), targets))))
+  // Member i receives the sum of block i, as the sequential executor splits.
+  std::vector<char> blocks;
+  int blockBytes = 0;
+  const int64_t parts = static_cast<int64_t>(group.size());
+  if (failed(report(op, packBlocks(mine,
+                                   static_cast<int64_t>(reduceScatter.getDim()),
+                                   parts, blocks, blockBytes))))
     return failure();
-  result.locals[result.indexOf(device)] =
-      share(std::move(blocks[plan.position]));
+  HostTensor block;
+  if (failed(report(op, makeLocal(op->getResult(0).getType(), block))))
+    return failure();
+  MPI_Reduce_scatter_block(blocks.data(), block.getRawData(),
+                           static_cast<int>(count / parts), datatype, mpiOp,
+                           plan.comm);
+  result.locals[result.indexOf(device)] = share(std::move(block));
+  return success();
+}
+
+LogicalResult MpiTransport::Impl::runAllToAll(AllToAllOp op,
+                                              const GroupComm &plan,
+                                              ArrayRef<int64_t> group,
+                                              const HostTensor &mine,
+                                              HostTensor &joined) {
+  // Member i's block j goes to member j, which joins them in member order.
+  const int64_t parts = static_cast<int64_t>(group.size());
+  std::vector<char> sent;
+  int blockBytes = 0;
+  if (failed(report(op, packBlocks(mine, static_cast<int64_t>(op.getSplitDim()),
+                                   parts, sent, blockBytes))))
+    return failure();
+  std::vector<char> received(sent.size());
+  MPI_Alltoall(sent.data(), blockBytes, MPI_BYTE, received.data(), blockBytes,
+               MPI_BYTE, plan.comm);
+  stats.bytesSent += static_cast<int64_t>(sent.size()) - blockBytes;
+  std::vector<int64_t> blockShape = mine.getShape();
+  blockShape[op.getSplitDim()] /= parts;
+  return report(
+      op, unpackAndConcat(received, parts, mine.getElementType(), blockShape,
+                          static_cast<int64_t>(op.getConcatDim()), joined));
+}
+
+LogicalResult MpiTransport::Impl::runScatter(ScatterOp op,
+                                             const GroupComm &plan,
+                                             ArrayRef<int64_t> group,
+                                             const PlacedValue &input,
+                                             HostTensor &block) {
+  const int root = static_cast<int>(op.getRoot());
+  std::vector<char> sent;
+  int blockBytes = 0;
+  if (plan.position == root &&
+      failed(report(op, packBlocks(*input.locals[input.indexOf(group[root])],
+                                   static_cast<int64_t>(op.getDim()),
+                                   static_cast<int64_t>(group.size()), sent,
+                                   blockBytes))))
+    return failure();
+  if (failed(report(op, makeLocal(op->getResult(0).getType(), block))) ||
+      failed(report(op, getByteCount(block, blockBytes))))
+    return failure();
+  MPI_Scatter(sent.data(), blockBytes, MPI_BYTE, block.getRawData(), blockBytes,
+              MPI_BYTE, root, plan.comm);
+  if (plan.position == root)
+    stats.bytesSent += static_cast<int64_t>(sent.size()) - blockBytes;
+  return success();
+}
+
+LogicalResult MpiTransport::Impl::runGather(GatherOp op, const GroupComm &plan,
+                                            ArrayRef<int64_t> group,
+                                            const HostTensor &mine,
+                                            HostTensor &gathered) {
+  const int root = static_cast<int>(op.getRoot());
+  int bytes = 0;
+  if (failed(report(op, getByteCount(mine, bytes))))
+    return failure();
+  std::vector<char> received(
+      plan.position == root ? static_cast<size_t>(bytes) * group.size() : 0);
+  MPI_Gather(mine.getRawData(), bytes, MPI_BYTE, received.data(), bytes,
+             MPI_BYTE, root, plan.comm);
+  if (plan.position != root) {
+    stats.bytesSent += bytes;
+    return success();
+  }
+  return report(op,
+                unpackAndConcat(received, static_cast<int64_t>(group.size()),
+                                mine.getElementType(), mine.getShape(),
+                                static_cast<int64_t>(op.getDim()), gathered));
+}
+
+std::optional<LogicalResult> MpiTransport::Impl::moveBlocksNatively(
+    Operation *op, const GroupComm &plan, ArrayRef<int64_t> group,
+    const PlacedValue &input, PlacedValue &result) {
+  const int64_t device = group[plan.position];
+  HostTensor mine;
+  LogicalResult status = success();
+  if (auto allToAll = dyn_cast<AllToAllOp>(op))
+    status = runAllToAll(allToAll, plan, group,
+                         *input.locals[input.indexOf(device)], mine);
+  else if (auto scatter = dyn_cast<ScatterOp>(op))
+    status = runScatter(scatter, plan, group, input, mine);
+  else if (auto gather = dyn_cast<GatherOp>(op))
+    status = runGather(gather, plan, group,
+                       *input.locals[input.indexOf(device)], mine);
+  else
+    return std::nullopt;
+  if (failed(status))
+    return failure();
+  // A gather's result lives on its root only.
+  if (!isa<GatherOp>(op) ||
+      plan.position == static_cast<int64_t>(cast<GatherOp>(op).getRoot()))
+    result.locals[result.indexOf(device)] = share(std::move(mine));
   return success();
 }
 
@@ -659,7 +810,8 @@ LogicalResult MpiTransport::Impl::runCollective(Operation *op,
                                                 const PlacedValue &input,
                                                 PlacedValue &result) {
   DeviceGroupsAttr groups = cast<CollectiveOpInterface>(op).getGroupsAttr();
-  std::optional<GroupComm> plan = getGroupComm(groups, input);
+  std::optional<GroupComm> plan =
+      getGroupComm(groups, input, /*rootsOnly=*/isa<ScatterOp>(op));
   auto selectMine = [&](ArrayRef<int64_t> group) { return ownsAny(group); };
   PlacedValue fetched = input;
   if (!plan) {
@@ -689,8 +841,12 @@ LogicalResult MpiTransport::Impl::runCollective(Operation *op,
     if (std::optional<LogicalResult> reduced =
             reduceNatively(op, *plan, group, input, result))
       return *reduced;
-  // Data movement (and deterministic reductions): every member's tensor,
-  // then the sequential semantics, bit for bit.
+  // Data movement is exact either way.
+  if (std::optional<LogicalResult> moved =
+          moveBlocksNatively(op, *plan, group, input, result))
+    return *moved;
+  // all_gather and deterministic reductions: every member's tensor, then
+  // the sequential semantics, bit for bit.
   if (failed(fetchByAllgather(op, *plan, group, fetched)))
     return failure();
   return runCollectiveGroups(op, fetched, result, selectMine);
