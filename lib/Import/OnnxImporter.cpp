@@ -460,11 +460,14 @@ int64_t countEncoderLayers(const onnx::GraphProto &graph) {
 
 /// Layer index hint for pipeline cutting, from names such as
 /// "/encoder/layer.3/attention/MatMul" or "blocks_11.conv", or else
-/// "/decoder.1/..." (layer encoderLayers + 1).
+/// "/decoder.1/..." (layer encoderLayers + 1). The leftmost numbered list
+/// wins: torchvision's CNN trunks are a `features` Sequential whose entries
+/// hold numbered lists of their own ("/features/features.3/block/block.1/"
+/// is layer 3, not 1, which repeats in every entry).
 std::optional<int64_t> getLayerHint(const onnx::NodeProto &node,
                                     int64_t encoderLayers) {
   static const llvm::Regex pattern(
-      "(^|[/._:])(layers?|blocks?|h)[._]?([0-9]+)([/._:]|$)");
+      "(^|[/._:])(layers?|blocks?|h|features)[._]?([0-9]+)([/._:]|$)");
   for (const std::string *name :
        {&node.name(), node.output_size() > 0 ? &node.output(0) : nullptr}) {
     if (!name)
