@@ -65,7 +65,46 @@ struct MicrobatchState {
   /// The batch dim was gathered over devices: the microbatch holds every
   /// device's block of it, side by side, not one block of the whole.
   bool interleaved = false;
+  /// The batch dim's extent is outer x batch x inner (row-major) and the
+  /// microbatch holds its block of the `batch` factor in each of the `outer`
+  /// blocks: more than one after a reshape that merged the batch as a minor
+  /// factor ([seq, batch, h] -> [seq * batch, h]), whose rows are then not
+  /// a block of the whole.
+  int64_t outer = 1;
+  /// The extent of the batch factor.
+  int64_t batch = 0;
+
+  /// Whether the microbatch's part of the batch dim is one block of it.
+  bool isBlock() const { return !interleaved && outer == 1; }
 };
+
+/// The state of a reshape's result from `in` to `out` whose operand is split
+/// as `state`, when the batch factor stays one factor of one result dim:
+/// the microbatch's part is then the reshape of its part.
+std::optional<MicrobatchState> reshapeState(ArrayRef<int64_t> in,
+                                            ArrayRef<int64_t> out,
+                                            const MicrobatchState &state) {
+  int64_t dim = state.batchDim;
+  if (state.interleaved || state.batch <= 0 ||
+      in[dim] % (state.outer * state.batch) != 0)
+    return std::nullopt;
+  // The element stride of the batch factor, the same before and after.
+  int64_t stride = in[dim] / (state.outer * state.batch);
+  for (int64_t d = dim + 1; d < (int64_t)in.size(); ++d)
+    stride *= in[d];
+  int64_t suffix = 1;
+  for (int64_t d = (int64_t)out.size() - 1; d >= 0; suffix *= out[d--]) {
+    if (suffix > stride || stride * state.batch > suffix * out[d])
+      continue;
+    if (stride % suffix != 0 || out[d] % (stride / suffix * state.batch) != 0)
+      return std::nullopt;
+    MicrobatchState result = state;
+    result.batchDim = d;
+    result.outer = out[d] / (stride / suffix * state.batch);
+    return result;
+  }
+  return std::nullopt;
+}
 
 using UnitKind = PipelineUnitKind;
 using Unit = PipelineUnit;
@@ -166,10 +205,18 @@ private:
   LogicalResult splitOp(unsigned index,
                         ArrayRef<std::optional<MicrobatchState>> operandStates,
                         bool &promote);
+  FailureOr<bool>
+  splitReshape(unsigned index, const ShardingRule &rule,
+               ArrayRef<std::optional<MicrobatchState>> operandStates);
   LogicalResult
   buildTemplate(unsigned index, const ShardingRule &rule,
                 ArrayRef<std::optional<MicrobatchState>> operandStates,
-                int64_t batchLoop, ArrayRef<RankedTensorType> localTypes);
+                int64_t batchLoop, ArrayRef<RankedTensorType> localTypes,
+                bool batchIsBlock = true);
+  FailureOr<Value> localizeOrSlice(Value value, RankedTensorType localType,
+                                   Operation *user, unsigned operandIndex,
+                                   bool batchIsBlock);
+  Value getStepSlice(SliceOp slice, int64_t stage, int64_t microbatch);
   FailureOr<Value> localizeStepValue(Value value, RankedTensorType localType,
                                      Operation *user, unsigned operandIndex);
   void sinkLinearOps();
@@ -235,6 +282,9 @@ private:
   /// Step values recomputed at the microbatch shape (scratch ops).
   DenseMap<std::pair<Value, Type>, Value> localizedValues;
   DenseSet<Operation *> localizedOps;
+  /// Template slices of step values (the microbatch-0 block; each
+  /// microbatch slices its own).
+  DenseSet<Operation *> stepSlices;
 
   // Values combined over the microbatches (used by the epilogue or returned).
   SetVector<Value> frontier;
@@ -252,6 +302,7 @@ private:
   DenseMap<Value, Value> accumulators;
   DenseMap<Value, SmallVector<Value>> parts;
   DenseMap<std::pair<Operation *, int64_t>, Operation *> localizedCopies;
+  std::map<std::tuple<Operation *, int64_t, int64_t>, Value> stepSliceCopies;
   std::map<std::tuple<unsigned, int64_t, int64_t>, Value> slices;
   DenseMap<Type, Value> scales;
 };
@@ -453,7 +504,7 @@ LogicalResult PipelineSplitter::classifyAndSplit() {
                                 type.getEncoding()),
           arg.getLoc());
       templateValues[arg] = local;
-      states[arg] = {0, false, false};
+      states[arg] = {0, false, false, 1, type.getDimSize(0)};
     }
   }
 
@@ -520,9 +571,13 @@ LogicalResult PipelineSplitter::splitOp(
   if (failed(getMicrobatchRule(op, rule)))
     return opError(op) << "cannot be split into microbatches";
 
+  FailureOr<bool> reshaped = splitReshape(index, rule, operandStates);
+  if (failed(reshaped) || *reshaped)
+    return reshaped;
+
   bool anyPartial = false, anySplit = false;
-  bool interleaved = false;
-  int64_t batchLoop = ShardingRule::kNoLoop, batchOperandDim = -1;
+  MicrobatchState batchState;
+  int64_t batchLoop = ShardingRule::kNoLoop;
   for (auto [i, state] : llvm::enumerate(operandStates)) {
     if (!state)
       continue;
@@ -533,15 +588,17 @@ LogicalResult PipelineSplitter::splitOp(
     int64_t loop = rule.operandDims[i][state->batchDim];
     if (loop == ShardingRule::kNoLoop ||
         (batchLoop != ShardingRule::kNoLoop &&
-         (loop != batchLoop || interleaved != state->interleaved)))
+         (loop != batchLoop || batchState.interleaved != state->interleaved ||
+          batchState.outer != state->outer)))
       return opError(op)
              << "mixes batch dimensions of its operands in a way that "
                 "cannot be split into microbatches";
     anySplit = true;
     batchLoop = loop;
-    batchOperandDim = state->batchDim;
-    interleaved = state->interleaved;
+    batchState = *state;
   }
+  bool interleaved = batchState.interleaved;
+  int64_t batchOperandDim = batchState.batchDim;
 
   SmallVector<RankedTensorType> localTypes;
   for (Type type : op->getResultTypes())
@@ -592,7 +649,7 @@ LogicalResult PipelineSplitter::splitOp(
       return diag;
     }
     // A microbatch of a gathered batch is no block of the reference batch.
-    if (resultInterleaved &&
+    if ((resultInterleaved || batchState.outer > 1) &&
         isa<DropoutTrainOp, AttentionOp, AttentionGradOp>(op))
       return opError(op) << "draws its mask over a batch gathered over "
                             "devices; it cannot be split into microbatches";
@@ -608,7 +665,8 @@ LogicalResult PipelineSplitter::splitOp(
                              << numMicrobatches << " microbatches";
         shape[d] /= numMicrobatches;
         if (state.partial)
-          state = {(int64_t)d, false, resultInterleaved};
+          state = {(int64_t)d, false, resultInterleaved, batchState.outer,
+                   batchState.batch};
       }
       localTypes[r] = RankedTensorType::get(
           shape, localTypes[r].getElementType(), localTypes[r].getEncoding());
@@ -617,7 +675,39 @@ LogicalResult PipelineSplitter::splitOp(
     scaleResults[index] = rule.loops[batchLoop].normalized;
   }
 
-  return buildTemplate(index, rule, operandStates, batchLoop, localTypes);
+  return buildTemplate(index, rule, operandStates, batchLoop, localTypes,
+                       batchState.isBlock());
+}
+
+/// Splits a reshape of a value split along the batch whose batch factor
+/// stays one factor of one result dim, as a major factor (the LM head's
+/// [b, s, V] -> [b * s, V]) or not (a time-major LSTM's [s, b, h] ->
+/// [s * b, h]): the microbatch's part is the reshape of its part. False
+/// when the reshape is not one (the sharding rule decides then).
+FailureOr<bool> PipelineSplitter::splitReshape(
+    unsigned index, const ShardingRule &rule,
+    ArrayRef<std::optional<MicrobatchState>> operandStates) {
+  auto reshape = dyn_cast<ReshapeOp>(ops[index]);
+  if (!reshape || !operandStates[0] || operandStates[0]->partial ||
+      !reshape.getInput().getType().hasStaticShape() ||
+      !reshape.getType().hasStaticShape())
+    return false;
+  std::optional<MicrobatchState> state =
+      reshapeState(reshape.getInput().getType().getShape(),
+                   reshape.getType().getShape(), *operandStates[0]);
+  if (!state)
+    return false;
+  RankedTensorType type = reshape.getType();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[state->batchDim] /= numMicrobatches;
+  states[reshape.getResult()] = *state;
+  RankedTensorType local =
+      RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
+  if (failed(buildTemplate(index, rule, operandStates,
+                           rule.operandDims[0][operandStates[0]->batchDim],
+                           {local})))
+    return failure();
+  return true;
 }
 
 /// The template of op `index`: the op on one microbatch's values, with
@@ -626,7 +716,7 @@ LogicalResult PipelineSplitter::splitOp(
 LogicalResult PipelineSplitter::buildTemplate(
     unsigned index, const ShardingRule &rule,
     ArrayRef<std::optional<MicrobatchState>> operandStates, int64_t batchLoop,
-    ArrayRef<RankedTensorType> localTypes) {
+    ArrayRef<RankedTensorType> localTypes, bool batchIsBlock) {
   Operation *op = ops[index];
   OpBuilder scratchBuilder(func.getContext());
   scratchBuilder.setInsertionPointToEnd(scratch);
@@ -647,10 +737,10 @@ LogicalResult PipelineSplitter::buildTemplate(
     for (auto [d, loop] : llvm::enumerate(rule.operandDims[i]))
       if (loop == batchLoop)
         shape[d] /= numMicrobatches;
-    FailureOr<Value> local = localizeStepValue(
+    FailureOr<Value> local = localizeOrSlice(
         operand,
         RankedTensorType::get(shape, type.getElementType(), type.getEncoding()),
-        op, i);
+        op, i, batchIsBlock);
     if (failed(local))
       return failure();
     mapping.map(operand, *local);
@@ -679,6 +769,60 @@ LogicalResult PipelineSplitter::buildTemplate(
   for (auto [result, local] : llvm::zip(op->getResults(), tmpl->getResults()))
     templateValues[result] = local;
   return success();
+}
+
+/// `value`, computed once per step without the data, at the microbatch shape
+/// `localType`: recomputed at that shape where its producers allow, else
+/// (a value the partitioner resharded, such as a class token expanded to
+/// the batch and scattered over dp) the microbatch's block of it, sliced
+/// from the step value when the batch is a block of its dims.
+FailureOr<Value> PipelineSplitter::localizeOrSlice(Value value,
+                                                   RankedTensorType localType,
+                                                   Operation *user,
+                                                   unsigned operandIndex,
+                                                   bool batchIsBlock) {
+  {
+    ScopedDiagnosticHandler quiet(func.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FailureOr<Value> local =
+        localizeStepValue(value, localType, user, operandIndex);
+    if (succeeded(local))
+      return local;
+  }
+  if (!batchIsBlock)
+    return localizeStepValue(value, localType, user, operandIndex);
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
+  OpBuilder scratchBuilder(func.getContext());
+  scratchBuilder.setInsertionPointToEnd(scratch);
+  auto slice = SliceOp::create(scratchBuilder, value.getLoc(), value, starts,
+                               localType.getShape(), strides);
+  stepSlices.insert(slice);
+  return slice.getResult();
+}
+
+/// Microbatch `microbatch`'s block of the step value a template slice
+/// `slice` cuts (its microbatch-0 block).
+Value PipelineSplitter::getStepSlice(SliceOp slice, int64_t stage,
+                                     int64_t microbatch) {
+  Value &copy = stepSliceCopies[{slice, stage, microbatch}];
+  if (copy)
+    return copy;
+  Value whole = lookup(slice.getInput(), stage, -1);
+  auto type = cast<RankedTensorType>(whole.getType());
+  ArrayRef<int64_t> part = slice.getType().getShape();
+  SmallVector<int64_t> starts(type.getRank(), 0), strides(type.getRank(), 1);
+  SmallVector<int64_t> limits(type.getShape());
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (part[d] != type.getDimSize(d)) {
+      starts[d] = microbatch * part[d];
+      limits[d] = starts[d] + part[d];
+    }
+  auto sliceOp =
+      SliceOp::create(builder, slice.getLoc(), whole, starts, limits, strides);
+  tag(sliceOp, stage, microbatch);
+  copy = sliceOp;
+  return copy;
 }
 
 /// `value`, computed once per step without the data, at the microbatch shape
@@ -974,6 +1118,9 @@ Operation *PipelineSplitter::emitOp(Operation *original, int64_t stage,
     Operation *def = sourceOperand.getDefiningOp();
     if (source != original && def && localizedOps.contains(def))
       scratchMapping.map(sourceOperand, getLocalized(sourceOperand, stage));
+    else if (source != original && def && stepSlices.contains(def))
+      scratchMapping.map(sourceOperand,
+                         getStepSlice(cast<SliceOp>(def), stage, microbatch));
     else
       scratchMapping.map(sourceOperand, lookup(operand, stage, microbatch));
   }
@@ -1178,10 +1325,13 @@ void PipelineSplitter::sinkLinearOps() {
 LogicalResult PipelineSplitter::collectFrontier() {
   auto check = [&](Value value) -> LogicalResult {
     MicrobatchState state = states.lookup(value);
-    if (numMicrobatches > 1 && !state.partial && state.interleaved)
+    if (numMicrobatches > 1 && !state.partial && !state.isBlock())
       return opError(value.getDefiningOp())
-             << "gathers the batch over devices and is needed after the "
-                "microbatches; its microbatches cannot be put back in order";
+             << (state.interleaved ? "gathers the batch over devices"
+                                   : "holds the batch as a minor factor of a "
+                                     "merged dimension")
+             << " and is needed after the microbatches; its microbatches "
+                "cannot be put back in order";
     return success();
   };
   for (auto [index, op] : llvm::enumerate(ops)) {
