@@ -18,10 +18,12 @@
 //     getStageSchedule and mergePipelineUnits (Pipeline.h), fed with the
 //     pass's costs (FLOPs + 1 per op of the unsplit program, over the
 //     microbatches) rebuilt from the template; microbatch k replays the
-//     template's microbatch min(k, 1); with a template of three
+//     template's microbatch min(k, 1); with a template of three or more
 //     microbatches (ZeRO stages 1 and 2, whose step work on the complete
-//     gradient sits inside the last microbatch) the last microbatch replays
-//     the template's last, with that work as part of its unit;
+//     gradient sits inside the last microbatch; interleaved pipelines, whose
+//     template is a group of pp microbatches) the first replays the first,
+//     the last the last (with ZeRO's work as part of its unit) and the others
+//     the second, whose tasks stand for those of every middle one;
 //   - a task's dependency on template microbatch j from microbatch j' is
 //     remapped to composed microbatch k - (j' - j); the epilogue reads the
 //     last microbatch; function results of a unit are live-out only in the
@@ -109,7 +111,10 @@ struct PipelineTemplate {
   sim::Program program;
   std::vector<TemplateTask> tasks;
   std::vector<TemplateResident> residents;
+  /// The stages of the template: the pp x interleave virtual stages (model
+  /// chunks, chunk c on stage c mod pp) when interleaved.
   int64_t numStages = 1;
+  int64_t interleave = 1;
   int64_t numMicrobatches = 1;
   /// Samples per replica and microbatch.
   int64_t microbatchSize = 1;
@@ -132,7 +137,8 @@ mlir::FailureOr<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(mlir::func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
                         int64_t microbatchSize,
-                        const sim::Framework &framework = sim::Framework());
+                        const sim::Framework &framework = sim::Framework(),
+                        int64_t interleave = 1);
 
 /// Layers of a folded template: the first, one middle one, the last.
 inline constexpr int64_t kFoldedLayers = 3;

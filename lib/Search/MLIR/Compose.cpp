@@ -318,10 +318,11 @@ void TemplateExtractor::measureResidents(func::FuncOp func) {
 FailureOr<std::shared_ptr<const PipelineTemplate>>
 extractPipelineTemplate(func::FuncOp func, const cost::CostModel &model,
                         int64_t numStages, int64_t numMicrobatches,
-                        int64_t microbatchSize,
-                        const sim::Framework &framework) {
+                        int64_t microbatchSize, const sim::Framework &framework,
+                        int64_t interleave) {
   auto stage = std::make_shared<PipelineTemplate>();
   stage->numStages = numStages;
+  stage->interleave = interleave;
   stage->numMicrobatches = numMicrobatches;
   stage->microbatchSize = microbatchSize;
   FailureOr<sim::LoweringResult> lowered =
@@ -344,6 +345,7 @@ std::shared_ptr<const PipelineTemplate>
 unfoldLayers(const PipelineTemplate &folded, int64_t numLayers) {
   auto whole = std::make_shared<PipelineTemplate>();
   whole->numStages = folded.numStages;
+  whole->interleave = folded.interleave;
   whole->numMicrobatches = folded.numMicrobatches;
   whole->microbatchSize = folded.microbatchSize;
   auto foldedLayer = [&](int64_t layer) -> size_t {
@@ -389,11 +391,15 @@ mlir::dist::PipelineSchedule getPipelineSchedule(Schedule schedule) {
 /// the pass's order (the template's) so that ties break the same way.
 StatusOr<llvm::SmallVector<PipelineUnit>>
 orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule) {
+  // The template's stages are the virtual stages (model chunks) when
+  // interleaved: chunk c runs on stage c mod pp.
   const int64_t numStages = stage.numStages;
+  const int64_t pp = numStages / stage.interleave;
   mlir::dist::PipelineUnitGraph graph;
-  graph.numStages = numStages;
+  graph.numStages = pp;
+  graph.interleave = stage.interleave;
   graph.numMicrobatches = m;
-  graph.sequences.resize(numStages);
+  graph.sequences.resize(pp);
   graph.inputs.resize(numStages);
   graph.durations.assign(numStages, {0, 0, 0});
   std::vector<std::array<bool, 3>> hasKind(numStages, {false, false, false});
@@ -432,11 +438,21 @@ orderUnits(const PipelineTemplate &stage, int64_t m, Schedule schedule) {
   for (int64_t s = 0; s < numStages; ++s) {
     graph.durations[s][size_t(UnitKind::Forward)] /= double(m);
     graph.durations[s][size_t(UnitKind::Backward)] /= double(m);
-    graph.sequences[s] =
-        mlir::dist::getStageUnits(getPipelineSchedule(schedule), numStages, s,
-                                  m, hasKind[s][size_t(UnitKind::Forward)],
-                                  hasKind[s][size_t(UnitKind::Backward)],
-                                  hasKind[s][size_t(UnitKind::Epilogue)]);
+  }
+  for (int64_t s = 0; s < pp; ++s) {
+    if (stage.interleave == 1) {
+      graph.sequences[s] =
+          mlir::dist::getStageUnits(getPipelineSchedule(schedule), pp, s, m,
+                                    hasKind[s][size_t(UnitKind::Forward)],
+                                    hasKind[s][size_t(UnitKind::Backward)],
+                                    hasKind[s][size_t(UnitKind::Epilogue)]);
+      continue;
+    }
+    graph.sequences[s] = mlir::dist::getStageUnits(
+        getPipelineSchedule(schedule), pp, s, m, stage.interleave,
+        [&](int64_t virtualStage, UnitKind kind) {
+          return hasKind[virtualStage][size_t(kind)];
+        });
   }
 
   FailureOr<llvm::SmallVector<PipelineUnit>> merged =
@@ -479,10 +495,16 @@ private:
   int64_t getTemplateMicrobatch(int64_t k) const {
     if (m == m0 || k == 0)
       return k;
-    if (m0 == 3 && k == m - 1)
-      return 2;
-    return 1;
+    return k == m - 1 ? m0 - 1 : 1;
   }
+  /// The composed task of template task `id` (of template microbatch j) in
+  /// composed microbatch `source`, read by `consumer` of composed microbatch
+  /// `k` replaying `templateK`; kNoId when no replayed task is it.
+  sim::TaskId getInstance(uint32_t id, int64_t source, uint32_t consumer,
+                          int64_t k, int64_t templateK) const;
+  /// The task at `id`'s place in its unit of template microbatch `mb`, when
+  /// the two units are alike (same length, same label there); else kNoId.
+  uint32_t getCounterpart(uint32_t id, int64_t mb) const;
 
   const PipelineTemplate &tmpl;
   const int64_t m, m0;
@@ -501,6 +523,12 @@ private:
   /// A read composition cannot place (run fails): replaying the template
   /// microbatches would not give the program dist-parallelize builds.
   bool unresolved = false;
+  /// The template's tasks of each unit (stage, kind, microbatch; epilogues
+  /// with microbatch -1), in the template's order, and each task's place in
+  /// its unit.
+  std::map<std::tuple<int64_t, UnitKind, int64_t>, std::vector<uint32_t>> units;
+  std::vector<uint32_t> placeInUnit;
+  std::vector<uint32_t> epilogue;
 };
 
 sim::DeviceSetId Composer::set(sim::DeviceSetId id) {
@@ -532,23 +560,49 @@ sim::TaskId Composer::resolve(uint32_t id, uint32_t consumer, int64_t k,
       once[id] = emit(id, -1, -1); // a step value, built before its first user
     return once[id];
   }
-  const size_t n = tmpl.tasks.size();
   if (m == m0) // the template itself
-    return perMicrobatch[size_t(t.microbatch) * n + id];
-  if (templateK < 0) // the epilogue reads the last microbatches
-    return perMicrobatch[size_t(m - (m0 - t.microbatch)) * n + id];
+    return perMicrobatch[size_t(t.microbatch) * tmpl.tasks.size() + id];
   // Template microbatch j read from template microbatch templateK: composed
-  // microbatch k - (templateK - j), if it replays j.
-  int64_t source = k - (templateK - t.microbatch);
-  if (getTemplateMicrobatch(source) == t.microbatch)
+  // microbatch k - (templateK - j); the epilogue reads the last ones.
+  int64_t source =
+      templateK < 0 ? m - (m0 - t.microbatch) : k - (templateK - t.microbatch);
+  return getInstance(id, source, consumer, k, templateK);
+}
+
+sim::TaskId Composer::getInstance(uint32_t id, int64_t source,
+                                  uint32_t consumer, int64_t k,
+                                  int64_t templateK) const {
+  const size_t n = tmpl.tasks.size();
+  const int64_t j = tmpl.tasks[id].microbatch;
+  const int64_t replayed = getTemplateMicrobatch(source);
+  if (replayed == j)
     return perMicrobatch[size_t(source) * n + id];
+  // The middle microbatches of the template are alike: the one replayed
+  // holds the same task at the same place.
+  auto isMiddle = [&](int64_t mb) { return mb >= 1 && mb <= m0 - 2; };
+  if (isMiddle(j) && isMiddle(replayed)) {
+    uint32_t twin = getCounterpart(id, replayed);
+    return twin == sim::kNoId ? sim::kNoId
+                              : perMicrobatch[size_t(source) * n + twin];
+  }
   // An accumulation of a middle microbatch reads the first microbatch's
   // value in the template; composed after more than one, it reads the same
   // accumulation's result of the previous microbatch (the running sum).
   // Composition checks that no other read lands here (unresolved).
-  if (t.microbatch == 0 && templateK == 1 && source == k - 1)
+  if (j == 0 && templateK == 1 && source == k - 1)
     return perMicrobatch[size_t(source) * n + consumer];
   return sim::kNoId;
+}
+
+uint32_t Composer::getCounterpart(uint32_t id, int64_t mb) const {
+  const TemplateTask &t = tmpl.tasks[id];
+  auto own = units.find({t.stage, t.kind, t.microbatch});
+  auto other = units.find({t.stage, t.kind, mb});
+  if (own == units.end() || other == units.end() ||
+      own->second.size() != other->second.size())
+    return sim::kNoId;
+  uint32_t twin = other->second[placeInUnit[id]];
+  return tmpl.tasks[twin].task.label == t.task.label ? twin : sim::kNoId;
 }
 
 sim::TaskId Composer::emit(uint32_t id, int64_t k, int64_t templateK) {
@@ -645,18 +699,20 @@ Status Composer::run(Schedule schedule) {
   DISTIR_ASSIGN_OR_RETURN(llvm::SmallVector<PipelineUnit> order,
                           orderUnits(tmpl, m, schedule));
 
-  // The template's tasks of each unit (microbatch 0 and the last one) and
-  // epilogue, in the template's order.
-  std::map<std::tuple<int64_t, UnitKind, int64_t>, std::vector<uint32_t>> units;
+  placeInUnit.assign(n, 0);
   for (uint32_t id = 0; id < n; ++id) {
     const TemplateTask &t = tmpl.tasks[id];
-    if (t.role == TaskRole::Prologue)
-      once[id] = emit(id, -1, -1);
-    else if (t.role == TaskRole::Unit)
-      units[{t.stage, t.kind, t.microbatch}].push_back(id);
-    else if (t.role == TaskRole::Epilogue)
+    if (t.role == TaskRole::Unit) {
+      std::vector<uint32_t> &unit = units[{t.stage, t.kind, t.microbatch}];
+      placeInUnit[id] = uint32_t(unit.size());
+      unit.push_back(id);
+    } else if (t.role == TaskRole::Epilogue) {
       units[{t.stage, UnitKind::Epilogue, -1}].push_back(id);
+    }
   }
+  for (uint32_t id = 0; id < n; ++id)
+    if (tmpl.tasks[id].role == TaskRole::Prologue)
+      once[id] = emit(id, -1, -1);
   for (const PipelineUnit &unit : order) {
     if (unit.stage == mlir::dist::kAllStages) {
       // Every stage's epilogue, in the template's order.
@@ -666,9 +722,24 @@ Status Composer::run(Schedule schedule) {
       continue;
     }
     if (unit.kind == UnitKind::Epilogue) {
-      for (uint32_t id : units[{unit.stage, UnitKind::Epilogue, -1}])
+      // Interleaved, the chunks of a stage share its devices and the
+      // partitioner interleaves their epilogues (each chunk's gradient
+      // reductions first): the first chunk epilogue of a stage emits every
+      // chunk's of that stage, in the template's order.
+      const int64_t pp = tmpl.numStages / tmpl.interleave;
+      for (int64_t chunk = unit.stage % pp; chunk < tmpl.numStages;
+           chunk += pp) {
+        if (tmpl.interleave == 1 && chunk != unit.stage)
+          continue;
+        for (uint32_t id : units[{chunk, UnitKind::Epilogue, -1}])
+          if (once[id] == sim::kNoId)
+            epilogue.push_back(id);
+      }
+      llvm::sort(epilogue);
+      for (uint32_t id : epilogue)
         if (once[id] == sim::kNoId)
           once[id] = emit(id, -1, -1);
+      epilogue.clear();
       continue;
     }
     // The first microbatch has no running sum to add to, the later ones
@@ -697,11 +768,10 @@ Status Composer::checkResolved() const {
 Status composeProgram(const PipelineTemplate &stage, int64_t microbatches,
                       Schedule schedule, const cost::CostModel &model,
                       sim::Program &program) {
-  // Templates of two microbatches (first, the others) or three (first,
-  // middle, last) compose any count; others only themselves.
+  // A template of two or more microbatches (first, middle ones, last)
+  // composes any larger count; one of one microbatch only itself.
   if (stage.numMicrobatches > microbatches ||
-      ((stage.numMicrobatches < 2 || stage.numMicrobatches > 3) &&
-       microbatches != stage.numMicrobatches))
+      (stage.numMicrobatches < 2 && microbatches != stage.numMicrobatches))
     return Status::error(
         "a template of " + std::to_string(stage.numMicrobatches) +
         " microbatches cannot give " + std::to_string(microbatches));

@@ -199,20 +199,26 @@ using CutKey =
 /// (Compose.h). Stage 3 gathers each layer's parameters one layer early,
 /// across the microbatches' boundary, which replaying microbatches does not
 /// reproduce: built whole (the space keeps it to two microbatches).
+/// Interleaved 1F1B takes the microbatches in groups of pp: its template is
+/// the smallest group count with a middle microbatch when ZeRO needs one.
 static int64_t getTemplateMicrobatches(const Configuration &c) {
   if (c.zero >= 3)
     return c.microbatches;
-  return std::min<int64_t>(c.microbatches, c.zero > 0 ? 3 : 2);
+  int64_t count = c.zero > 0 ? 3 : 2;
+  if (c.interleave > 1)
+    count = llvm::divideCeil(count, c.pp) * c.pp;
+  return std::min<int64_t>(c.microbatches, count);
 }
 
 /// The template a configuration is composed from (getTemplateMicrobatches),
-/// or the whole program. Interleaved configurations are built whole: their
-/// order takes the microbatches in groups of pp, which two microbatches do
-/// not make.
+/// or the whole program.
 TemplateKey getTemplateKey(size_t model, const Configuration &c, bool whole) {
-  whole |= c.interleave > 1;
   int64_t count = whole ? c.microbatches : getTemplateMicrobatches(c);
-  int schedule = count == c.microbatches && count > 1 ? int(c.schedule) : 0;
+  // A template of one group of an interleaved pipeline is built with its
+  // (1F1B) schedule, which dist-parallelize requires for interleaving.
+  int schedule = (count == c.microbatches && count > 1) || c.interleave > 1
+                     ? int(c.schedule)
+                     : 0;
   return TemplateKey{
       model, c.dp,     c.tp,          c.pp,        c.getMicrobatchSize(),
       count, schedule, getVariant(c), c.interleave};
@@ -868,8 +874,9 @@ void SearchDriver::evaluateRound(const std::vector<Candidate> &round,
           return;
         }
         // --simulate-all simulates every survivor in full anyway. An
-        // interleaved program is its whole build (getTemplateKey), which
-        // composition only replays.
+        // interleaved pipeline is simulated in full: its period spans the
+        // groups of pp microbatches, which the extrapolation points (2P,
+        // 3P, 4P chunks) have not been checked to capture.
         StatusOr<Evaluation> evaluation = evaluateComposed(
             *it->second, c, *costModel,
             options.extrapolate && options.pruneByTime && c.interleave == 1);

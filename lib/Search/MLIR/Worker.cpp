@@ -497,7 +497,7 @@ Worker::buildTemplate(int64_t dp, int64_t tp, int64_t pp,
   FailureOr<std::shared_ptr<const PipelineTemplate>> stage =
       extractPipelineTemplate(getBodyFunction(*module), costModel,
                               pp * interleave, numMicrobatches, microbatchSize,
-                              options.framework);
+                              options.framework, interleave);
   if (failed(stage))
     return Status::error(errors.take());
   return *stage;
