@@ -29,17 +29,13 @@
 namespace {
 
 /// `dist-gen mlp --layers 2 --hidden 16 --batch 8`: parameters, data and a
-/// loss, what dist-parallelize's options act on.
-const char *const kProgram = R"mlir(
-func.func @mlp(%arg0: tensor<16x16xf32> {dist.name = "layers.0.weight", dist.role = "parameter"}, %arg1: tensor<16x16xf32> {dist.name = "layers.1.weight", dist.role = "parameter"}, %arg2: tensor<8x16xf32> {dist.name = "input", dist.role = "data"}, %arg3: tensor<8x16xf32> {dist.name = "target", dist.role = "data"}) -> (tensor<f32> {dist.name = "loss", dist.role = "loss"}) {
-  %0 = dist.matmul %arg2, %arg0 {dist.layer = 0 : i64} : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
-  %1 = dist.relu %0 {dist.layer = 0 : i64} : (tensor<8x16xf32>) -> tensor<8x16xf32>
-  %2 = dist.matmul %1, %arg1 {dist.layer = 1 : i64} : (tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>
-  %3 = dist.relu %2 {dist.layer = 1 : i64} : (tensor<8x16xf32>) -> tensor<8x16xf32>
-  %4 = dist.mse_loss %3, %arg3 {dist.layer = 1 : i64} : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<f32>
-  return %4 : tensor<f32>
-}
-)mlir";
+/// loss, what dist-parallelize's options act on. The bad-input corpus's base
+/// program (test/BadInputs/generate.py writes it), so that it has one
+/// definition; the path comes from CMake.
+#ifndef DISTIR_FUZZ_PROGRAM
+#error "DISTIR_FUZZ_PROGRAM must name the program the options act on"
+#endif
+const char *const kProgramPath = DISTIR_FUZZ_PROGRAM;
 
 /// Passes with these options parse fast but may build programs whose size
 /// grows with a count in the options: inputs longer than this are skipped.
@@ -66,9 +62,11 @@ struct Session {
       }
       return mlir::success();
     });
-    program = mlir::parseSourceString<mlir::ModuleOp>(kProgram, context.get());
+    program =
+        mlir::parseSourceFile<mlir::ModuleOp>(kProgramPath, context.get());
     if (!program) {
-      std::fprintf(stderr, "the fuzzer's program does not parse\n");
+      std::fprintf(stderr, "the fuzzer's program %s does not parse\n",
+                   kProgramPath);
       std::abort();
     }
   }
