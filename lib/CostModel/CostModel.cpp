@@ -1,6 +1,7 @@
 //===- CostModel.cpp - Roofline, hierarchical alpha-beta, profiles --------===//
 
 #include "distir/CostModel/CostModel.h"
+#include "distir/Support/ControlCharacters.h"
 #include "distir/Topology/JsonSupport.h"
 
 #include <algorithm>
@@ -138,8 +139,10 @@ StatusOr<ProfileTable> ProfileTable::parse(std::string_view text,
   if (!document)
     return document.status();
   std::string source(sourceName);
+  // Keys and values are quoted: their control characters are escaped.
   auto fail = [&](const std::string &where, const std::string &message) {
-    return Status::error(source + ": " + where + ": " + message);
+    return Status::error(
+        escapeControlCharacters(source + ": " + where + ": " + message));
   };
   if (!document->is_object() || !document->contains("entries") ||
       !(*document)["entries"].is_array())

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "distir/Kernels/Npy.h"
+#include "distir/Support/ControlCharacters.h"
 
 #include <cctype>
 #include <filesystem>
@@ -154,23 +155,6 @@ uint32_t readLittleEndian(const std::string &bytes, size_t offset,
   return value;
 }
 } // namespace
-
-/// `text` with control characters as \xNN: messages quote the header (keys,
-/// the dtype), whose bytes may break the one-line error over lines.
-static std::string escapeControlCharacters(const std::string &text) {
-  std::string escaped;
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c != 0x7f) {
-      escaped += static_cast<char>(c);
-      continue;
-    }
-    const char *digits = "0123456789abcdef";
-    escaped += "\\x";
-    escaped += digits[c >> 4];
-    escaped += digits[c & 15];
-  }
-  return escaped;
-}
 
 /// parseNpy without the escaping of its messages.
 static Status parseNpyContents(const std::string &bytes, HostTensor &tensor) {

@@ -3,6 +3,7 @@
 #include "distir/Topology/Cluster.h"
 #include "distir/Topology/JsonSupport.h"
 
+#include "distir/Support/ControlCharacters.h"
 #include "distir/Support/JsonKeys.h"
 #include "distir/Support/PresetSpec.h"
 
@@ -340,9 +341,9 @@ StatusOr<json> parseJsonText(std::string_view text,
       !parser.is_errored())
     return document;
   auto [line, column] = jsonLineColumn(text, parser.offset);
-  return Status::error(std::string(sourceName) + ":" + std::to_string(line) +
-                       ":" + std::to_string(column) +
-                       ": invalid JSON: " + parser.reason);
+  return Status::error(escapeControlCharacters(
+      std::string(sourceName) + ":" + std::to_string(line) + ":" +
+      std::to_string(column) + ": invalid JSON: " + parser.reason));
 }
 
 StatusOr<Cluster> parseClusterJson(std::string_view text,
@@ -363,8 +364,13 @@ StatusOr<Cluster> parseClusterJson(std::string_view text,
     content = Status::error("nodes * devices_per_node is more than " +
                             std::to_string(kMaxClusterDevices) +
                             " devices, the dialect's limit");
+  if (content.ok() &&
+      cluster.name.find_first_of(kControlCharacters) != std::string::npos)
+    content = Status::error("name: control characters are not allowed");
+  // Unknown keys are quoted: their control characters are escaped.
   if (!content.ok())
-    return Status::error(std::string(sourceName) + ": " + content.message());
+    return Status::error(escapeControlCharacters(std::string(sourceName) +
+                                                 ": " + content.message()));
   if (cluster.name.empty())
     cluster.name = std::string(sourceName);
   return cluster;
