@@ -685,10 +685,12 @@ runCollectiveGroups(Operation *op, const PlacedValue &input,
                     function_ref<bool(ArrayRef<int64_t>)> select) {
   CollectiveRun run{op, input, result};
   DeviceGroupsAttr groups = cast<CollectiveOpInterface>(op).getGroupsAttr();
-  for (int64_t g = 0; g < groups.getNumGroups(); ++g)
-    if (select(groups.getGroup(g)) &&
-        failed(runCollectiveGroup(run, groups.getGroup(g))))
+  for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
+    // Device by device from here: every member holds a tensor.
+    SmallVector<int64_t> group = groups.getGroup(g).toVector();
+    if (select(group) && failed(runCollectiveGroup(run, group)))
       return failure();
+  }
   return success();
 }
 

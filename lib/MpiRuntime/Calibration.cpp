@@ -424,8 +424,10 @@ std::pair<double, double> probeCommunication(Operation *op,
           dist::detail::getTensorBytes(send.getInput().getType()), 0, 1);
     auto collective = cast<dist::CollectiveOpInterface>(op);
     auto kind = cost::parseCollectiveKind(op->getName().stripDialect());
-    return model.collectiveTime(*kind, collective.getPayloadBytes(),
-                                collective.getGroupsAttr().getGroup(0).vec());
+    dist::DeviceIdRange group = collective.getGroupsAttr().getGroup(0);
+    return model.collectiveTime(
+        *kind, collective.getPayloadBytes(),
+        std::vector<int64_t>(group.begin(), group.end()));
   };
   return {time(1, 1e300), time(0, 1)};
 }

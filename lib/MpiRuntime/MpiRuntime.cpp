@@ -227,8 +227,7 @@ int64_t getNumDevices(ModuleOp module) {
   int64_t numDevices = 0;
   auto note = [&](Type type) {
     if (DevicesAttr devices = getPlacement(type))
-      for (int64_t id : devices.getIds())
-        numDevices = std::max(numDevices, id + 1);
+      numDevices = std::max(numDevices, devices.getIds().back() + 1);
   };
   module.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
@@ -578,7 +577,7 @@ LogicalResult MpiTransport::Impl::fetchByMessages(Operation *op,
     return ranks;
   };
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
+    SmallVector<int64_t> group = groups.getGroup(g).toVector();
     std::vector<int> ranks = ranksOf(group);
     for (int64_t device : group) {
       int64_t index = fetched.indexOf(device);
@@ -592,7 +591,7 @@ LogicalResult MpiTransport::Impl::fetchByMessages(Operation *op,
   }
   std::vector<std::pair<size_t, int>> sources;
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
+    SmallVector<int64_t> group = groups.getGroup(g).toVector();
     if (!ownsAny(group))
       continue;
     for (int64_t device : group) {
@@ -821,7 +820,7 @@ LogicalResult MpiTransport::Impl::runCollective(Operation *op,
   }
   if (plan->comm == MPI_COMM_NULL)
     return success();
-  ArrayRef<int64_t> group = groups.getGroup(plan->group);
+  SmallVector<int64_t> group = groups.getGroup(plan->group).toVector();
   if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
     const int root = static_cast<int>(broadcast.getRoot());
     HostTensor tensor;

@@ -267,6 +267,47 @@ for name, body in [
 ]:
     mlir("op-" + name, fn(body, args="%%p: %s" % P))
 
+# --- dist-opt: huge device sets and groups stay runs -------------------------
+# Sets of 2^20 devices through every op and attribute that takes one, many
+# times: stored as one run each, they cost what one id costs. Expanded id by
+# id (before), 1500 distinct sets held 12 GB and each collective over a
+# 2^20-device group took a second to verify. Each file ends with an
+# error so that the case fails after the huge sets are parsed and verified.
+M = 1048576
+HUGE = "tensor<4xf32, #dist.devices<[0:%d]>>" % M
+LATE_ERROR = ("func.func @late(%x: tensor<4xf32>) -> tensor<8xf32> {\n"
+              "  return %x : tensor<4xf32>\n}\n")
+mlir("runs-many-huge-sets",
+     "".join("func.func private @f%d(tensor<4xf32, #dist.devices<[%d:%d]>>)\n"
+             % (k, k, k + M) for k in range(1500)) + LATE_ERROR)
+mlir("runs-many-strided-sets",
+     "".join("func.func private @f%d(tensor<4xf32, #dist.devices<[%d:%d:%d]>>)\n"
+             % (k, k, k + M * (k + 2), k + 2) for k in range(1500)) + LATE_ERROR)
+HUGE_OPS = [
+    "%%r%d = dist.all_reduce %%p sum groups [[0:%d]] : %s -> %s" % (0, M, HUGE, HUGE),
+    "%%r%d = dist.all_reduce %%p sum groups [[0:%d:2], [1:%d:2]] : %s -> %s" % (1, M, M, HUGE, HUGE),
+    "%%r%d = dist.all_reduce %%p max groups [[0:%d:4], [1:%d:4], [2:%d:4], [3:%d:4]] : %s -> %s" % (2, M, M, M, M, HUGE, HUGE),
+    "%%r%d = dist.all_gather %%p dim 0 groups [[0:%d]] : %s -> tensor<%dxf32, #dist.devices<[0:%d]>>" % (3, M, HUGE, 4 * M, M),
+    "%%r%d = dist.gather %%p root %d dim 0 groups [[0:%d]] : %s -> tensor<%dxf32, #dist.devices<[%d]>>" % (4, M - 1, M, HUGE, 4 * M, M - 1),
+    "%%r%d = dist.send %%p to [%d:%d] : %s -> tensor<4xf32, #dist.devices<[%d:%d]>>" % (5, M, 2 * M, HUGE, M, 2 * M),
+    "%%r%d = dist.group_rank groups [[0:%d:2], [1:%d:2]] : tensor<i64, #dist.devices<[0:%d]>>" % (6, M, M, M),
+    "%%r%d = dist.relu %%p : (%s) -> %s" % (7, HUGE, HUGE),
+]
+for k, op in enumerate(HUGE_OPS):
+    body = "\n  ".join(op.replace("%%r%d" % k, "%%r%d_%d" % (k, i)) for i in range(300))
+    mlir("runs-huge-op-%d" % k, fn(body, args="%%p: %s" % HUGE) + LATE_ERROR)
+# In a mesh of 2^20 devices (checked run by run against it), with shardings.
+mlir("runs-huge-mesh-placements",
+     "dist.mesh @m shape = [%d] axes = [\"dp\"]\n" % M
+     + "".join("func.func private @f%d(tensor<%dxf32, #dist.devices<[%d:%d]>> {dist.sharding = #dist.sharding<@m, [[\"dp\"]]>}) attributes {dist.mesh = @m}\n"
+               % (k, M, k, M) for k in range(1500))
+     + "func.func private @outside(tensor<4xf32, #dist.devices<[1:%d]>>) attributes {dist.mesh = @m}\n" % (M + 1))
+# dist-sim refuses a set beyond the cluster before listing its devices.
+add("sim-runs-huge-set", "dist-sim %S/sim-runs-huge-set.mlir --cluster %S/base-cluster.json",
+    **{"sim-runs-huge-set__mlir": fn("%%0 = dist.relu %%p : (%s) -> %s" % (HUGE, HUGE),
+                               args="%%p: %s" % HUGE, results=HUGE,
+                               ret="return %%0 : %s" % HUGE)})
+
 # --- dist-opt: syntax ---------------------------------------------------------
 
 mlir("syntax-truncated", MLP[:len(MLP) // 2])
@@ -355,6 +396,8 @@ def cluster(name, text):
 for name, text in [
         ("empty", ""), ("null", "null"), ("array", "[]"), ("string", "\"dgx\""),
         ("truncated", CLUSTER[:60]), ("trailing", CLUSTER + "}"),
+        ("key-line-breaks", CLUSTER.replace("\"nodes\": 1", "\"nodes\": 1, \"no\\ndes\": 1")),
+        ("name-line-breaks", CLUSTER.replace("{", "{\"name\": \"a\\nb\", ", 1)),
         ("nodes-missing", CLUSTER.replace("\"nodes\": 1, ", "")),
         ("nodes-zero", CLUSTER.replace("\"nodes\": 1", "\"nodes\": 0")),
         ("nodes-negative", CLUSTER.replace("\"nodes\": 1", "\"nodes\": -1")),
@@ -426,6 +469,10 @@ for name, text in [
         ("kind-collective", PROFILE.replace("\"matmul\"", "\"all_reduce\"")),
         ("entry-twice", PROFILE.replace("]}\n", ", " + PROFILE[13:-3] + "]}\n")),
         ("duplicate-key", PROFILE.replace("\"seconds\": 1e-5", "\"seconds\": 1e-5, \"seconds\": 2e-5")),
+        # Found by dist-json-fuzz: the message quoted the key's line breaks.
+        ("key-line-breaks", PROFILE.replace("\"dtype\"", "\"d\\r\\nt\\u001b[2Jype\"")),
+        ("kind-line-breaks", PROFILE.replace("\"matmul\"", "\"mat\\nmul\"")),
+        ("invalid-control-byte", PROFILE.replace("\"matmul\"", "\"mat\nmul\"")),
 ]:
     add("sim-profile-" + name,
         "dist-sim %S/base-placed.mlir --cluster dgx-a100 --profile %S/sim-profile-" + name + ".json",

@@ -157,7 +157,8 @@ TEST_F(OpsTest, ParsedModuleVerifies) {
 TEST_F(OpsTest, DeviceListPrintingIsCompact) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  printDeviceIdList(os, {0, 1, 2, 3, 8, 10, 12, 14, 20, 25});
+  printDeviceRuns(os, canonicalDeviceRuns(ArrayRef<int64_t>{0, 1, 2, 3, 8, 10,
+                                                            12, 14, 20, 25}));
   EXPECT_EQ(text, "0:4, 8:16:2, 20, 25");
 }
 

@@ -52,12 +52,16 @@ std::vector<int64_t> toVector(ArrayRef<int64_t> ids) {
   return std::vector<int64_t>(ids.begin(), ids.end());
 }
 
+std::vector<int64_t> toVector(dist::DeviceIdRange ids) {
+  return std::vector<int64_t>(ids.begin(), ids.end());
+}
+
 /// The devices a value lives on; unplaced values live on device 0.
-ArrayRef<int64_t> devicesOf(Value value) {
-  static const int64_t kDeviceZero = 0;
+dist::DeviceIdRange devicesOf(Value value) {
+  static const dist::DeviceRun kDeviceZero{0, 1, 1};
   if (dist::DevicesAttr devices = dist::getPlacement(value))
     return devices.getIds();
-  return ArrayRef<int64_t>(kDeviceZero);
+  return dist::DeviceIdRange(kDeviceZero);
 }
 
 double collectiveDuration(dist::CollectiveOpInterface collective,
@@ -74,12 +78,12 @@ double collectiveDuration(dist::CollectiveOpInterface collective,
 }
 
 double sendDuration(dist::SendOp send, const cost::CostModel &model) {
-  ArrayRef<int64_t> from = devicesOf(send.getInput());
-  ArrayRef<int64_t> to = send.getTo().getIds();
+  dist::DeviceIdRange from = devicesOf(send.getInput());
+  dist::DeviceIdRange to = send.getTo().getIds();
   int64_t bytes = dist::detail::getTensorBytes(send.getInput().getType());
   double duration = 0;
-  for (size_t i = 0; i < from.size() && i < to.size(); ++i)
-    duration = std::max(duration, model.sendTime(bytes, from[i], to[i]));
+  for (auto [source, target] : llvm::zip(from, to))
+    duration = std::max(duration, model.sendTime(bytes, source, target));
   return duration;
 }
 
@@ -151,7 +155,7 @@ public:
   FailureOr<LoweringResult> run(func::FuncOp func);
 
 private:
-  FailureOr<DeviceSetId> setOf(Operation *op, ArrayRef<int64_t> devices,
+  FailureOr<DeviceSetId> setOf(Operation *op, dist::DeviceIdRange devices,
                                Attribute key);
   FailureOr<DeviceSetId> setOf(Operation *op, Value value) {
     return setOf(op, devicesOf(value), dist::getPlacement(value));
@@ -199,18 +203,27 @@ private:
   llvm::DenseMap<Operation *, BufferRole> buffers;
 };
 
-FailureOr<DeviceSetId> Lowerer::setOf(Operation *op, ArrayRef<int64_t> devices,
-                                      Attribute key) {
+FailureOr<DeviceSetId>
+Lowerer::setOf(Operation *op, dist::DeviceIdRange devices, Attribute key) {
   if (!key && unplaced != kNoId)
     return unplaced;
   if (key)
     if (auto it = sets.find(key); it != sets.end())
       return it->second;
-  for (int64_t device : devices)
-    if (device >= clusterDevices)
-      return op->emitError() << "uses device " << device << " but cluster '"
-                             << model.getCluster().name << "' has "
-                             << clusterDevices << " devices";
+  // Checked run by run (the ids increase) before the simulator gets ids.
+  for (const dist::DeviceRun &run : devices.getRuns()) {
+    if (run.last() < clusterDevices)
+      continue;
+    int64_t device =
+        run.start >= clusterDevices
+            ? run.start
+            : run.start +
+                  llvm::divideCeil(clusterDevices - run.start, run.step) *
+                      run.step;
+    return op->emitError() << "uses device " << device << " but cluster '"
+                           << model.getCluster().name << "' has "
+                           << clusterDevices << " devices";
+  }
   if (!devices.empty())
     result.numDevicesUsed = std::max(result.numDevicesUsed, devices.back() + 1);
   DeviceSetId id = program.addDeviceSet(toVector(devices));

@@ -83,148 +83,64 @@ void DistDialect::initialize() {
 }
 
 //===----------------------------------------------------------------------===//
-// Device id lists
+// Placements (the device sets themselves are in DeviceSets.cpp)
 //===----------------------------------------------------------------------===//
 
-/// The step between two ids, or 0 when it is not positive or does not fit.
-static int64_t stepBetween(int64_t from, int64_t to) {
-  int64_t step;
-  if (llvm::SubOverflow(to, from, step) || step <= 0)
-    return 0;
-  return step;
+// The builders of the device attributes live here, beside their storage
+// classes (DistAttrs.cpp.inc); their algorithms are in DeviceSets.cpp.
+
+/// The canonical form of `runs` when they are valid; otherwise `runs` as
+/// given, for the verifier to refuse.
+static SmallVector<DeviceRun> canonicalIfValid(ArrayRef<DeviceRun> runs) {
+  if (!validateDeviceRuns(runs).empty())
+    return SmallVector<DeviceRun>(runs);
+  return canonicalDeviceRuns(runs);
 }
 
-void mlir::dist::printDeviceIdList(llvm::raw_ostream &os,
-                                   ArrayRef<int64_t> ids) {
-  size_t i = 0;
-  bool first = true;
-  while (i < ids.size()) {
-    if (!first)
-      os << ", ";
-    first = false;
-    // Longest arithmetic run from i. Step-1 runs print from two elements on,
-    // other steps from three, so that `[0, 5]` stays readable.
-    size_t end = i + 1;
-    int64_t step = 0;
-    if (i + 1 < ids.size()) {
-      step = stepBetween(ids[i], ids[i + 1]);
-      end = i + 2;
-      while (end < ids.size() && step > 0 &&
-             stepBetween(ids[end - 1], ids[end]) == step)
-        ++end;
-    }
-    // A run prints its exclusive end, last + step, which must fit in int64:
-    // near 2^63 the last id is left to print on its own.
-    if (step > 0 && ids[end - 1] > std::numeric_limits<int64_t>::max() - step)
-      --end;
-    size_t len = end - i;
-    if (step > 0 && ((step == 1 && len >= 2) || len >= 3)) {
-      os << ids[i] << ":" << ids[end - 1] + step;
-      if (step != 1)
-        os << ":" << step;
-      i = end;
-      continue;
-    }
-    os << ids[i];
-    ++i;
+DevicesAttr DevicesAttr::getFromRuns(MLIRContext *ctx,
+                                     ArrayRef<DeviceRun> runs) {
+  SmallVector<DeviceRun> canonical = canonicalIfValid(runs);
+  return Base::get(ctx, ArrayRef<DeviceRun>(canonical));
+}
+
+DevicesAttr
+DevicesAttr::getCheckedFromRuns(function_ref<InFlightDiagnostic()> emitError,
+                                MLIRContext *ctx, ArrayRef<DeviceRun> runs) {
+  SmallVector<DeviceRun> canonical = canonicalIfValid(runs);
+  return Base::getChecked(emitError, ctx, ArrayRef<DeviceRun>(canonical));
+}
+
+/// The flat runs and group starts of `groups`, each group canonical when its
+/// runs are valid.
+static std::pair<SmallVector<DeviceRun>, SmallVector<int64_t>>
+flattenGroups(ArrayRef<SmallVector<DeviceRun>> groups) {
+  SmallVector<DeviceRun> runs;
+  SmallVector<int64_t> starts;
+  for (const auto &group : groups) {
+    starts.push_back(runs.size());
+    runs.append(canonicalIfValid(group));
   }
+  return {std::move(runs), std::move(starts)};
 }
 
-ParseResult mlir::dist::parseDeviceIdList(AsmParser &parser,
-                                          SmallVectorImpl<int64_t> &ids,
-                                          int64_t maxIds) {
-  auto tooMany = [&](SMLoc loc) {
-    return parser.emitError(loc, "more than ")
-           << kMaxDevices << " devices, the dialect's limit";
-  };
-  auto parseItem = [&]() -> ParseResult {
-    int64_t start;
-    SMLoc loc = parser.getCurrentLocation();
-    if (parser.parseInteger(start))
-      return failure();
-    if (start < 0)
-      return parser.emitError(loc, "device id ") << start << " is negative";
-    if (failed(parser.parseOptionalColon())) {
-      if ((int64_t)ids.size() >= maxIds)
-        return tooMany(loc);
-      ids.push_back(start);
-      return success();
-    }
-    int64_t end, step = 1;
-    if (parser.parseInteger(end))
-      return failure();
-    if (succeeded(parser.parseOptionalColon()) && parser.parseInteger(step))
-      return failure();
-    if (step <= 0)
-      return parser.emitError(loc, "device range step must be positive");
-    if (end <= start)
-      return parser.emitError(loc, "empty device range ")
-             << start << ":" << end;
-    // 0 <= start < end: the distance and the count fit, and the ids
-    // start + k * step stay below end, so nothing wraps.
-    const int64_t count = (end - start - 1) / step + 1;
-    if (count > maxIds - (int64_t)ids.size())
-      return tooMany(loc);
-    for (int64_t k = 0; k < count; ++k)
-      ids.push_back(start + k * step);
-    return success();
-  };
-  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                        parseItem);
+static int64_t firstGroupSize(ArrayRef<SmallVector<DeviceRun>> groups) {
+  return groups.empty() ? 0 : DeviceIdRange(groups.front()).size();
 }
 
-//===----------------------------------------------------------------------===//
-// DevicesAttr
-//===----------------------------------------------------------------------===//
-
-Attribute DevicesAttr::parse(AsmParser &parser, Type) {
-  SmallVector<int64_t> ids;
-  if (parser.parseLess() || parseDeviceIdList(parser, ids, kMaxDevices) ||
-      parser.parseGreater())
-    return {};
-  return parser.getChecked<DevicesAttr>(parser.getContext(), ids);
+DeviceGroupsAttr
+DeviceGroupsAttr::getFromRuns(MLIRContext *ctx,
+                              ArrayRef<SmallVector<DeviceRun>> groups) {
+  auto [runs, starts] = flattenGroups(groups);
+  return Base::get(ctx, ArrayRef<DeviceRun>(runs), ArrayRef<int64_t>(starts),
+                   firstGroupSize(groups));
 }
 
-void DevicesAttr::print(AsmPrinter &printer) const {
-  printer << "<[";
-  printDeviceIdList(printer.getStream(), getIds());
-  printer << "]>";
-}
-
-LogicalResult DevicesAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                  ArrayRef<int64_t> ids) {
-  if (ids.empty())
-    return emitError() << "device set must not be empty";
-  if ((int64_t)ids.size() > kMaxDevices)
-    return emitError() << "device set has " << ids.size()
-                       << " devices, more than the " << kMaxDevices
-                       << " the dialect allows";
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] < 0)
-      return emitError() << "device id " << ids[i] << " is negative";
-    if (i > 0 && ids[i] <= ids[i - 1])
-      return emitError() << "device ids must be unique and increasing, got "
-                         << ids[i] << " after " << ids[i - 1];
-  }
-  return success();
-}
-
-bool DevicesAttr::contains(int64_t id) const { return indexOf(id) >= 0; }
-
-int64_t DevicesAttr::indexOf(int64_t id) const {
-  ArrayRef<int64_t> ids = getIds();
-  const int64_t *it = llvm::lower_bound(ids, id);
-  if (it == ids.end() || *it != id)
-    return -1;
-  return it - ids.begin();
-}
-
-DevicesAttr DevicesAttr::getFromUnsorted(MLIRContext *ctx,
-                                         ArrayRef<int64_t> ids) {
-  SmallVector<int64_t> sorted(ids);
-  llvm::sort(sorted);
-  sorted.erase(llvm::unique(sorted), sorted.end());
-  return DevicesAttr::get(ctx, sorted);
+DeviceGroupsAttr DeviceGroupsAttr::getCheckedFromRuns(
+    function_ref<InFlightDiagnostic()> emitError, MLIRContext *ctx,
+    ArrayRef<SmallVector<DeviceRun>> groups) {
+  auto [runs, starts] = flattenGroups(groups);
+  return Base::getChecked(emitError, ctx, ArrayRef<DeviceRun>(runs),
+                          ArrayRef<int64_t>(starts), firstGroupSize(groups));
 }
 
 DevicesAttr mlir::dist::getPlacement(Type type) {
@@ -237,145 +153,6 @@ DevicesAttr mlir::dist::getPlacement(Type type) {
 RankedTensorType mlir::dist::withPlacement(RankedTensorType type,
                                            DevicesAttr devices) {
   return RankedTensorType::get(type.getShape(), type.getElementType(), devices);
-}
-
-//===----------------------------------------------------------------------===//
-// DeviceGroupsAttr
-//===----------------------------------------------------------------------===//
-
-static ParseResult
-parseGroupList(AsmParser &parser,
-               SmallVectorImpl<SmallVector<int64_t>> &groups) {
-  // Groups are disjoint: all of them together hold at most kMaxDevices.
-  int64_t total = 0;
-  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
-    groups.emplace_back();
-    if (parseDeviceIdList(parser, groups.back(), kMaxDevices - total))
-      return failure();
-    total += groups.back().size();
-    return success();
-  });
-}
-
-static void printGroupList(llvm::raw_ostream &os, DeviceGroupsAttr groups) {
-  os << "[";
-  for (int64_t g = 0, e = groups.getNumGroups(); g < e; ++g) {
-    if (g)
-      os << ", ";
-    os << "[";
-    printDeviceIdList(os, groups.getGroup(g));
-    os << "]";
-  }
-  os << "]";
-}
-
-/// Builds the attribute from parsed groups, reporting unequal sizes at `loc`.
-static DeviceGroupsAttr buildGroups(AsmParser &parser, SMLoc loc,
-                                    ArrayRef<SmallVector<int64_t>> groups) {
-  if (groups.empty()) {
-    parser.emitError(loc, "expected at least one device group");
-    return {};
-  }
-  for (const auto &group : groups)
-    if (group.size() != groups.front().size()) {
-      parser.emitError(loc, "device groups must have equal sizes, got ")
-          << groups.front().size() << " and " << group.size();
-      return {};
-    }
-  SmallVector<int64_t> flat;
-  for (const auto &group : groups)
-    flat.append(group.begin(), group.end());
-  return parser.getChecked<DeviceGroupsAttr>(loc, parser.getContext(), flat,
-                                             (int64_t)groups.front().size());
-}
-
-Attribute DeviceGroupsAttr::parse(AsmParser &parser, Type) {
-  SmallVector<SmallVector<int64_t>> groups;
-  if (parser.parseLess())
-    return {};
-  SMLoc loc = parser.getCurrentLocation();
-  if (parseGroupList(parser, groups) || parser.parseGreater())
-    return {};
-  return buildGroups(parser, loc, groups);
-}
-
-void DeviceGroupsAttr::print(AsmPrinter &printer) const {
-  printer << "<";
-  printGroupList(printer.getStream(), *this);
-  printer << ">";
-}
-
-LogicalResult
-DeviceGroupsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         ArrayRef<int64_t> ids, int64_t groupSize) {
-  if (groupSize <= 0 || ids.empty())
-    return emitError() << "device groups must not be empty";
-  if (ids.size() % groupSize != 0)
-    return emitError() << "device groups must have equal sizes";
-  if ((int64_t)ids.size() > kMaxDevices)
-    return emitError() << "device groups hold " << ids.size()
-                       << " devices, more than the " << kMaxDevices
-                       << " the dialect allows";
-  llvm::SmallSet<int64_t, 16> seen;
-  for (int64_t id : ids) {
-    if (id < 0)
-      return emitError() << "device id " << id << " is negative";
-    if (!seen.insert(id).second)
-      return emitError() << "device " << id
-                         << " appears more than once in the groups";
-  }
-  return success();
-}
-
-DeviceGroupsAttr DeviceGroupsAttr::get(MLIRContext *ctx,
-                                       ArrayRef<SmallVector<int64_t>> groups) {
-  SmallVector<int64_t> flat;
-  for (const auto &group : groups)
-    flat.append(group.begin(), group.end());
-  return get(ctx, flat, groups.empty() ? 0 : groups.front().size());
-}
-
-DevicesAttr DeviceGroupsAttr::getUnion() const {
-  return DevicesAttr::getFromUnsorted(getContext(), getIds());
-}
-
-DevicesAttr DeviceGroupsAttr::getRoots(int64_t rank) const {
-  SmallVector<int64_t> roots;
-  for (int64_t g = 0, e = getNumGroups(); g < e; ++g)
-    roots.push_back(getGroup(g)[rank]);
-  return DevicesAttr::getFromUnsorted(getContext(), roots);
-}
-
-ParseResult mlir::dist::parseDeviceGroups(OpAsmParser &parser,
-                                          DeviceGroupsAttr &groups) {
-  SMLoc loc = parser.getCurrentLocation();
-  SmallVector<SmallVector<int64_t>> list;
-  if (parseGroupList(parser, list))
-    return failure();
-  groups = buildGroups(parser, loc, list);
-  return success(static_cast<bool>(groups));
-}
-
-void mlir::dist::printDeviceGroups(OpAsmPrinter &printer, Operation *,
-                                   DeviceGroupsAttr groups) {
-  printGroupList(printer.getStream(), groups);
-}
-
-ParseResult mlir::dist::parseDeviceSet(OpAsmParser &parser,
-                                       DevicesAttr &devices) {
-  SMLoc loc = parser.getCurrentLocation();
-  SmallVector<int64_t> ids;
-  if (parseDeviceIdList(parser, ids, kMaxDevices))
-    return failure();
-  devices = parser.getChecked<DevicesAttr>(loc, parser.getContext(), ids);
-  return success(static_cast<bool>(devices));
-}
-
-void mlir::dist::printDeviceSet(OpAsmPrinter &printer, Operation *,
-                                DevicesAttr devices) {
-  printer << "[";
-  printDeviceIdList(printer.getStream(), devices.getIds());
-  printer << "]";
 }
 
 //===----------------------------------------------------------------------===//
@@ -565,6 +342,28 @@ static FailureOr<MeshOp> lookupMesh(Operation *from, FlatSymbolRefAttr name) {
   return mesh;
 }
 
+/// The first id of `runs`, in their order, that `mesh` lacks. A mesh of ids
+/// 0 .. n-1 is checked run by run; one with explicit ids, id by id.
+static std::optional<int64_t> findDeviceNotIn(const Mesh &mesh,
+                                              ArrayRef<DeviceRun> runs) {
+  const int64_t numDevices = mesh.getNumDevices();
+  for (const DeviceRun &run : runs) {
+    if (!mesh.hasIdentityDevices()) {
+      for (int64_t id : DeviceIdRange(run))
+        if (!mesh.contains(id))
+          return id;
+      continue;
+    }
+    if (run.last() < numDevices)
+      continue;
+    if (run.start >= numDevices)
+      return run.start;
+    return run.start +
+           llvm::divideCeil(numDevices - run.start, run.step) * run.step;
+  }
+  return std::nullopt;
+}
+
 /// Checks a sharding against the mesh it names and the type it lays out:
 /// axes exist, rank matches, and for an unplaced (global) type, every split
 /// dimension is divisible by the product of its axes.
@@ -601,10 +400,9 @@ LogicalResult mlir::dist::verifyShardingOfType(Operation *op,
              << " shards of its mesh axes";
   }
   if (DevicesAttr devices = getPlacement(tensor))
-    for (int64_t id : devices.getIds())
-      if (!mesh.contains(id))
-        return op->emitError() << what << ": device " << id
-                               << " is not in mesh " << sharding.getMesh();
+    if (std::optional<int64_t> id = findDeviceNotIn(mesh, devices.getRuns()))
+      return op->emitError() << what << ": device " << *id << " is not in mesh "
+                             << sharding.getMesh();
   return success();
 }
 
@@ -667,18 +465,17 @@ static LogicalResult verifyDevicesInMesh(Operation *func, const Mesh &mesh,
   // Device sets and groups are uniqued attributes shared by many ops: check
   // each once (this verifier runs after every pass on programs of 10^5 ops).
   llvm::DenseSet<Attribute> checked;
-  auto checkIds = [&](Operation *at, Attribute attr,
-                      ArrayRef<int64_t> ids) -> LogicalResult {
+  auto checkRuns = [&](Operation *at, Attribute attr,
+                       ArrayRef<DeviceRun> runs) -> LogicalResult {
     if (!attr || !checked.insert(attr).second)
       return success();
-    for (int64_t id : ids)
-      if (!mesh.contains(id))
-        return at->emitOpError()
-               << "uses device " << id << " which is not in mesh " << meshName;
+    if (std::optional<int64_t> id = findDeviceNotIn(mesh, runs))
+      return at->emitOpError()
+             << "uses device " << *id << " which is not in mesh " << meshName;
     return success();
   };
   auto checkDevices = [&](Operation *at, DevicesAttr devices) {
-    return devices ? checkIds(at, devices, devices.getIds()) : success();
+    return devices ? checkRuns(at, devices, devices.getRuns()) : success();
   };
   for (Type type : cast<FunctionOpInterface>(func).getArgumentTypes())
     if (failed(checkDevices(func, getPlacement(type))))
@@ -689,7 +486,7 @@ static LogicalResult verifyDevicesInMesh(Operation *func, const Mesh &mesh,
         return WalkResult::interrupt();
     if (auto collective = dyn_cast<CollectiveOpInterface>(op)) {
       DeviceGroupsAttr groups = collective.getGroupsAttr();
-      if (failed(checkIds(op, groups, groups.getIds())))
+      if (failed(checkRuns(op, groups, groups.getRuns())))
         return WalkResult::interrupt();
     }
     if (auto send = dyn_cast<SendOp>(op))

@@ -17,18 +17,23 @@ static int64_t product(ArrayRef<int64_t> values) {
 Mesh::Mesh(ArrayRef<int64_t> shape, ArrayRef<std::string> axes,
            ArrayRef<int64_t> devices)
     : shape(shape), axes(axes.begin(), axes.end()) {
-  if (devices.empty()) {
-    this->devices.resize(product(shape));
-    std::iota(this->devices.begin(), this->devices.end(), 0);
-  } else {
-    this->devices.assign(devices.begin(), devices.end());
-  }
+  numDevices = devices.empty() ? product(shape) : (int64_t)devices.size();
   identityDevices = true;
-  for (auto [index, id] : llvm::enumerate(this->devices))
+  for (auto [index, id] : llvm::enumerate(devices))
     identityDevices &= id == (int64_t)index;
-  if (!identityDevices)
-    for (auto [index, id] : llvm::enumerate(this->devices))
-      indexOfDevice[id] = index;
+  if (identityDevices)
+    return;
+  this->devices.assign(devices.begin(), devices.end());
+  for (auto [index, id] : llvm::enumerate(this->devices))
+    indexOfDevice[id] = index;
+}
+
+ArrayRef<int64_t> Mesh::getDevices() const {
+  if (identityDevices && (int64_t)devices.size() != numDevices) {
+    devices.resize(numDevices);
+    std::iota(devices.begin(), devices.end(), 0);
+  }
+  return devices;
 }
 
 Mesh Mesh::fromOp(MeshOp op) {
@@ -129,7 +134,7 @@ int64_t Mesh::getDevice(ArrayRef<int64_t> coords) const {
   int64_t linear = 0;
   for (int64_t axis = 0; axis < getRank(); ++axis)
     linear = linear * shape[axis] + coords[axis];
-  return devices[linear];
+  return identityDevices ? linear : devices[linear];
 }
 
 SmallVector<SmallVector<int64_t>>

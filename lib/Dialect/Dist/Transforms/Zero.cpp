@@ -139,7 +139,7 @@ bool ZeroRewriter::isDataParallelReduction(AllReduceOp op) const {
     return false;
   DeviceGroupsAttr groups = op.getGroups();
   for (int64_t g = 0; g < groups.getNumGroups(); ++g) {
-    ArrayRef<int64_t> group = groups.getGroup(g);
+    DeviceIdRange group = groups.getGroup(g);
     if (!dpGroups.count(std::vector<int64_t>(group.begin(), group.end())))
       return false;
   }

@@ -20,19 +20,40 @@ def Dist_DevicesAttr : Dist_Attr<"Devices", "devices"> {
     used as the encoding of a ranked tensor type:
     `tensor<8x1024xbf16, #dist.devices<[0:4]>>`. Ids are unique and printed
     in increasing order; runs print compactly as `start:end` (end excluded)
-    or `start:end:step`, so `[0:8:2, 9]` is `{0, 2, 4, 6, 9}`.
+    or `start:end:step`, so `[0:8:2, 9]` is `{0, 2, 4, 6, 9}`. The set is
+    stored and queried as such runs, never id by id: `[0:1048576]` is one
+    run however it is used.
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t", "sorted device ids">:$ids);
+  let parameters = (ins ArrayRefParameter<"::mlir::dist::DeviceRun",
+                                          "canonical runs of increasing ids">:$runs);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Sorted, unique ids.
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$ids), [{
+      return $_get($_ctxt, ::mlir::dist::canonicalDeviceRuns(ids));
+    }]>
+  ];
   let extraClassDeclaration = [{
+    /// The ids, in increasing order, as a lazy range over the runs.
+    ::mlir::dist::DeviceIdRange getIds() const {
+      return ::mlir::dist::DeviceIdRange(getRuns());
+    }
+    /// The number of devices: O(number of runs), as every query here.
     size_t size() const { return getIds().size(); }
-    bool contains(int64_t id) const;
+    bool contains(int64_t id) const { return indexOf(id) >= 0; }
     /// Position of `id` in the set, or -1.
     int64_t indexOf(int64_t id) const;
     /// Builds the set from ids in any order (sorted and deduplicated here).
     static DevicesAttr getFromUnsorted(::mlir::MLIRContext *ctx,
                                        ::llvm::ArrayRef<int64_t> ids);
+    /// Builds the set from runs of increasing ids (canonicalized here).
+    static DevicesAttr getFromRuns(::mlir::MLIRContext *ctx,
+                                   ::llvm::ArrayRef<::mlir::dist::DeviceRun> runs);
+    static DevicesAttr getCheckedFromRuns(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+        ::mlir::MLIRContext *ctx, ::llvm::ArrayRef<::mlir::dist::DeviceRun> runs);
   }];
 }
 
@@ -43,21 +64,42 @@ def Dist_DeviceGroupsAttr : Dist_Attr<"DeviceGroups", "groups"> {
     like StableHLO's replica groups. Groups are disjoint and of equal size;
     their union must be the device set the collective acts on. Inside a group
     the order is significant (the rank of a device in the group: all_gather
-    concatenates in this order, `root` indexes it).
+    concatenates in this order, `root` indexes it). Each group is stored as
+    runs, like `#dist.devices`.
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t", "ids, group after group">:$ids,
-                        "int64_t":$groupSize);
+  let parameters = (ins
+      ArrayRefParameter<"::mlir::dist::DeviceRun",
+                        "canonical runs of each group, group after group">:$runs,
+      ArrayRefParameter<"int64_t", "index of the first run of each group">:$groupStarts,
+      "int64_t":$groupSize);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<::llvm::SmallVector<int64_t>>":$groups), [{
+      ::llvm::SmallVector<::llvm::SmallVector<::mlir::dist::DeviceRun>> runs;
+      for (const auto &group : groups)
+        runs.push_back(::mlir::dist::canonicalDeviceRuns(group));
+      return getFromRuns($_ctxt, runs);
+    }]>
+  ];
   let extraClassDeclaration = [{
-    int64_t getNumGroups() const {
-      return getGroupSize() == 0 ? 0 : getIds().size() / getGroupSize();
+    int64_t getNumGroups() const { return getGroupStarts().size(); }
+    /// The ids of group `i`, in order, as a lazy range over its runs.
+    ::mlir::dist::DeviceIdRange getGroup(int64_t i) const {
+      ::llvm::ArrayRef<int64_t> starts = getGroupStarts();
+      size_t end = i + 1 < (int64_t)starts.size() ? starts[i + 1] : getRuns().size();
+      return ::mlir::dist::DeviceIdRange(
+          getRuns().slice(starts[i], end - starts[i]));
     }
-    ::llvm::ArrayRef<int64_t> getGroup(int64_t i) const {
-      return getIds().slice(i * getGroupSize(), getGroupSize());
-    }
-    static DeviceGroupsAttr get(::mlir::MLIRContext *ctx,
-                                ::llvm::ArrayRef<::llvm::SmallVector<int64_t>> groups);
+    /// The runs of each group.
+    static DeviceGroupsAttr getFromRuns(
+        ::mlir::MLIRContext *ctx,
+        ::llvm::ArrayRef<::llvm::SmallVector<::mlir::dist::DeviceRun>> groups);
+    static DeviceGroupsAttr getCheckedFromRuns(
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+        ::mlir::MLIRContext *ctx,
+        ::llvm::ArrayRef<::llvm::SmallVector<::mlir::dist::DeviceRun>> groups);
     /// The sorted union of all groups.
     DevicesAttr getUnion() const;
     /// The device at position `rank` of every group (the roots), sorted.

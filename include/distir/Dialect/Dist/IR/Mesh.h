@@ -20,8 +20,10 @@ namespace mlir::dist {
 class MeshOp;
 
 /// The most devices a mesh, a device set or the groups of a collective may
-/// hold (2^20, stated in docs/dialect/Dist.md). Parsers and verifiers check it
-/// before expanding anything, so a huge range is one error, not a hang.
+/// hold (2^20, stated in docs/dialect/Dist.md), checked by the parsers as
+/// they read runs. Sets and groups stay runs (DeviceRun), so a set of that
+/// many devices costs what one id costs; the limit bounds what works device
+/// by device (the executor, the simulator's device sets).
 inline constexpr int64_t kMaxDevices = int64_t{1} << 20;
 
 class Mesh {
@@ -38,16 +40,20 @@ public:
                                            llvm::ArrayRef<int64_t> devices);
 
   int64_t getRank() const { return shape.size(); }
-  int64_t getNumDevices() const { return devices.size(); }
+  int64_t getNumDevices() const { return numDevices; }
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
   llvm::ArrayRef<std::string> getAxes() const { return axes; }
-  llvm::ArrayRef<int64_t> getDevices() const { return devices; }
+  /// The ids in row-major order; for ids 0 .. n-1, listed on first use only
+  /// (a mesh of 2^20 devices is built for every function it verifies).
+  llvm::ArrayRef<int64_t> getDevices() const;
 
   std::optional<int64_t> getAxisIndex(llvm::StringRef axis) const;
   int64_t getAxisSize(int64_t axis) const { return shape[axis]; }
   /// Product of the sizes of the named axes; nullopt if one is unknown.
   std::optional<int64_t>
   getAxesSize(llvm::ArrayRef<llvm::StringRef> names) const;
+  /// Whether the devices are 0 .. n-1 in order.
+  bool hasIdentityDevices() const { return identityDevices; }
   bool contains(int64_t device) const {
     return getLinearIndex(device).has_value();
   }
@@ -79,7 +85,9 @@ private:
 
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<std::string> axes;
-  llvm::SmallVector<int64_t> devices;
+  int64_t numDevices = 0;
+  /// The ids, when they are not 0 .. n-1 (then filled by getDevices()).
+  mutable llvm::SmallVector<int64_t> devices;
   /// Device id -> linear index when the ids are not 0 .. n-1 (ids may be any
   /// non-negative int64, so no dense table).
   llvm::DenseMap<int64_t, int64_t> indexOfDevice;
