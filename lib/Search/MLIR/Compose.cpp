@@ -490,8 +490,8 @@ private:
                       int64_t templateK);
   sim::TaskId emit(uint32_t id, int64_t k, int64_t templateK);
   /// The template microbatch composed microbatch `k` replays: the first
-  /// replays the first; with a template of three, the last replays the last
-  /// (ZeRO's once-per-step work sits inside it); the others the second.
+  /// replays the first, the last the last (with ZeRO's once-per-step work
+  /// inside it when the template has three or more), the others the second.
   int64_t getTemplateMicrobatch(int64_t k) const {
     if (m == m0 || k == 0)
       return k;
