@@ -729,8 +729,6 @@ Status Composer::run(Schedule schedule) {
       const int64_t pp = tmpl.numStages / tmpl.interleave;
       for (int64_t chunk = unit.stage % pp; chunk < tmpl.numStages;
            chunk += pp) {
-        if (tmpl.interleave == 1 && chunk != unit.stage)
-          continue;
         for (uint32_t id : units[{chunk, UnitKind::Epilogue, -1}])
           if (once[id] == sim::kNoId)
             epilogue.push_back(id);
